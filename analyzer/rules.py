@@ -1,0 +1,571 @@
+"""Rules presets as data: load, validate and query the TOML files of ``data/rules/``.
+
+A preset names a deck, the match structure, the variant switches of ``rules.md`` and a
+table per contract. This module turns a file into frozen dataclasses and checks every key,
+type and value; :mod:`analyzer.compile` turns a contract into the arrays the kernels see.
+
+File format (see ``data/rules/tournament.toml`` for a commented example)::
+
+    name, description, deck            top level
+    [match]     hands, run, order, contracts
+    [variants]  chooser, dealer, lead, dominoes_first, doubles, positive_declarer_only,
+                redouble, quota, positive_settlement, undoubled_negative, heart_lead,
+                forced_discard, void_must_ruff
+    [contracts.ID]  kind = "tricks" | "dominoes" and that kind's keys (CONTRACT_KEYS)
+
+Card point keys: a card (``"HA"``), a suit (``"H"``) or a rank (``"Q"``). A card's points
+are its own key if present, else its suit's plus its rank's.
+
+Presets are found by name in the package's ``data/rules/``, then in the per-user
+directory (``$BARBU_HOME/rules``, default ``~/.config/barbu-dd/rules``), or read from a
+path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from analyzer.cards import DECK_RANKS, RANK_CHARS, Rank, Suit, card_index, card_name
+from analyzer.errors import BarbuError
+
+BUILTIN_PRESETS = ("tournament", "fr-52", "classic-32", "barbu-32", "bridge")
+DEFAULT_PRESET = "tournament"
+
+TOP_KEYS = {"name": str, "description": str, "deck": int, "match": dict, "variants": dict,
+            "contracts": dict}
+MATCH_KEYS = {"hands": int, "run": int, "order": str, "contracts": list}
+VARIANT_KEYS: dict[str, Any] = {
+    "chooser": ("declarer", "dealer"),
+    "dealer": ("right", "declarer"),
+    "lead": ("declarer", "left"),
+    "dominoes_first": ("declarer", "left"),
+    "doubles": ("any", "declarer-only", "none"),
+    "positive_declarer_only": bool,
+    "redouble": bool,
+    "quota": int,
+    "positive_settlement": ("difference", "sum"),
+    "undoubled_negative": ("play", "split"),
+    "heart_lead": ("always", "first-trick", "free"),
+    "forced_discard": bool,
+    "void_must_ruff": bool,
+}
+VARIANT_DEFAULTS: dict[str, Any] = {
+    "chooser": "declarer", "dealer": "right", "lead": "declarer", "dominoes_first": "declarer",
+    "doubles": "any", "positive_declarer_only": True, "redouble": True, "quota": 2,
+    "positive_settlement": "difference", "undoubled_negative": "play", "heart_lead": "always",
+    "forced_discard": False, "void_must_ruff": True,
+}
+NUMBER = (int, float)
+TRICK_KEYS: dict[str, Any] = {
+    "kind": str, "aliases": list, "trick_points": NUMBER, "last_tricks": list,
+    "card_points": dict, "components": list, "trumps": bool, "trump_lead_must_beat": bool,
+    "must_overtrump": bool, "heart_lead_ban": bool, "stop_when_taken": list,
+    "forced_discard_cards": list, "all_tricks_score": NUMBER, "all_cards_score": NUMBER,
+    "ravage": NUMBER,
+}
+DOMINO_KEYS: dict[str, Any] = {
+    "kind": str, "aliases": list, "places": list, "start": str, "start_rank": str,
+    "ace": str, "ace_replay": bool,
+}
+CONTRACT_ID = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+def _frac(x: int | float) -> Fraction:
+    return Fraction(str(x)) if isinstance(x, float) else Fraction(x)
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One contract of a preset, validated. Points are exact :class:`Fraction` s."""
+
+    id: str
+    kind: str                                   # "tricks" or "dominoes"
+    aliases: tuple[str, ...] = ()
+    # trick contracts
+    trick_points: Fraction = Fraction(0)
+    last_tricks: tuple[Fraction, ...] = ()      # ..., second-last, last
+    card_points_spec: tuple[tuple[str, Fraction], ...] = ()
+    components: tuple[str, ...] = ()
+    trumps: bool = False
+    trump_lead_must_beat: bool = False
+    must_overtrump: bool = False
+    heart_lead_ban: bool = False
+    stop_when_taken: tuple[int, ...] = ()
+    forced_discard_cards: tuple[int, ...] = ()
+    all_tricks_score: Fraction | None = None
+    all_cards_score: Fraction | None = None
+    ravage: Fraction | None = None
+    # dominoes
+    places: tuple[Fraction, ...] = ()
+    start: str = "named"                        # named | fixed | first-card
+    start_rank: int | None = None
+    ace: str = "high"                           # high | low
+    ace_replay: bool = False
+
+    @property
+    def is_tricks(self) -> bool:
+        return self.kind == "tricks"
+
+    @property
+    def is_dominoes(self) -> bool:
+        return self.kind == "dominoes"
+
+    @property
+    def has_bonus(self) -> bool:
+        """True when a whole-hand bonus can replace the additive score (capot, all cards)."""
+        return self.all_tricks_score is not None or self.all_cards_score is not None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated preset. ``contracts`` maps contract id to :class:`Contract`."""
+
+    name: str
+    description: str
+    deck: int
+    hands: int
+    run: int
+    order: str
+    match_contracts: tuple[str, ...]
+    variants: dict[str, Any]
+    contracts: dict[str, Contract]
+    source: str = ""
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def tricks_per_hand(self) -> int:
+        return self.deck // 4
+
+    @property
+    def doubling(self) -> bool:
+        return self.variants["doubles"] != "none"
+
+    def contract(self, name: str) -> Contract:
+        """Find a contract by id or alias (case-insensitive); error names the choices."""
+        key = str(name).strip().lower()
+        if key in self.contracts:
+            return self.contracts[key]
+        for c in self.contracts.values():
+            if key in (a.lower() for a in c.aliases):
+                return c
+        raise BarbuError(
+            f"unknown contract {name!r} for preset {self.name!r}: expected one of "
+            + ", ".join(self.contracts))
+
+    def card_points(self, contract: Contract | str) -> dict[int, Fraction]:
+        """Points of each card of the deck (card index → points; zeros left out).
+
+        Salad-like contracts (``components``) add up their components' card points.
+        """
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        out: dict[int, Fraction] = {}
+        if c.components:
+            for comp in c.components:
+                for card, p in self.card_points(comp).items():
+                    out[card] = out.get(card, Fraction(0)) + p
+            return {k: v for k, v in out.items() if v != 0}
+        spec = dict(c.card_points_spec)
+        for s in range(4):
+            for r in DECK_RANKS[self.deck]:
+                card = 13 * s + r
+                name = card_name(card)
+                if name in spec:
+                    p = spec[name]
+                else:
+                    p = spec.get("SHDC"[s], Fraction(0)) + spec.get(RANK_CHARS[r], Fraction(0))
+                if p != 0:
+                    out[card] = p
+        return out
+
+    def trick_points(self, contract: Contract | str) -> Fraction:
+        """Points for each trick taken (components added up)."""
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        if c.components:
+            return sum((self.trick_points(x) for x in c.components), Fraction(0))
+        return c.trick_points
+
+    def last_tricks(self, contract: Contract | str) -> tuple[Fraction, ...]:
+        """Extra points of the final tricks, ending with the last (components added up)."""
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        if not c.components:
+            return c.last_tricks
+        n = max((len(self.last_tricks(x)) for x in c.components), default=0)
+        acc = [Fraction(0)] * n
+        for x in c.components:
+            lt = self.last_tricks(x)
+            for i, p in enumerate(lt):
+                acc[n - len(lt) + i] += p
+        return tuple(acc)
+
+    def total(self, contract: Contract | str) -> Fraction | None:
+        """The points a whole hand of this contract hands out, or None where a bonus or a
+        non-additive rule makes it vary (rules.md: "the seven totals sum to zero")."""
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        if c.is_dominoes:
+            return sum(c.places, Fraction(0))
+        if c.has_bonus:
+            return None
+        if c.ravage is not None:
+            return c.ravage
+        return (sum(self.card_points(c).values(), Fraction(0))
+                + self.trick_points(c) * self.tricks_per_hand
+                + sum(self.last_tricks(c), Fraction(0)))
+
+    def is_positive(self, contract: Contract | str) -> bool:
+        """Trumps and Dominoes (and bridge contracts): the contracts scored upwards."""
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        if c.is_dominoes or c.trumps:
+            return True
+        t = self.total(c)
+        return t is not None and t > 0
+
+    def to_toml(self) -> str:
+        """The preset's source text (as loaded)."""
+        return self.raw.get("__text__", "")
+
+
+# --------------------------------------------------------------------------- loading
+def user_home() -> Path:
+    """The per-user directory: ``$BARBU_HOME`` or ``~/.config/barbu-dd``."""
+    env = os.environ.get("BARBU_HOME")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".config"
+    return base / "barbu-dd"
+
+
+def user_rules_dir() -> Path:
+    return user_home() / "rules"
+
+
+def builtin_path(name: str) -> Path | None:
+    res = resources.files("data").joinpath("rules", f"{name}.toml")
+    try:
+        with resources.as_file(res) as p:
+            return Path(p) if Path(p).is_file() else None
+    except (FileNotFoundError, TypeError):
+        return None
+
+
+def list_presets() -> list[tuple[str, str, str]]:
+    """``(name, where, description)`` of every preset: built-in first, then the user's."""
+    out = []
+    for name in BUILTIN_PRESETS:
+        out.append((name, "built-in", load_rules(name).description))
+    d = user_rules_dir()
+    if d.is_dir():
+        for p in sorted(d.glob("*.toml")):
+            try:
+                desc = load_rules(str(p)).description
+            except BarbuError as e:
+                desc = f"(invalid: {e})"
+            out.append((p.stem, str(d), desc))
+    return out
+
+
+_CACHE: dict[tuple[str, float], Rules] = {}
+
+
+def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
+    """Load a preset by name (built-in, then user) or from a TOML file path."""
+    if isinstance(name_or_path, Rules):
+        return name_or_path
+    spec = DEFAULT_PRESET if name_or_path is None else str(name_or_path)
+    path: Path | None = None
+    p = Path(spec).expanduser()
+    if spec.endswith(".toml") or os.sep in spec or "/" in spec:
+        if not p.is_file():
+            raise BarbuError(f"rules file not found: {spec}")
+        path = p
+    else:
+        path = builtin_path(spec)
+        if path is None:
+            cand = user_rules_dir() / f"{spec}.toml"
+            if cand.is_file():
+                path = cand
+        if path is None:
+            if p.is_file():
+                path = p
+            else:
+                names = list(BUILTIN_PRESETS)
+                d = user_rules_dir()
+                if d.is_dir():
+                    names += [q.stem for q in sorted(d.glob("*.toml"))]
+                raise BarbuError(f"unknown rules preset {spec!r}: expected one of "
+                                 + ", ".join(names) + " or a .toml file")
+    key = (str(path.resolve()), path.stat().st_mtime)
+    if key in _CACHE:
+        return _CACHE[key]
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise BarbuError(f"rules file {path}: not valid TOML ({e})") from None
+    rules = parse_rules(data, str(path))
+    rules.raw["__text__"] = text
+    _CACHE[key] = rules
+    return rules
+
+
+def save_rules(name: str, file: str | Path) -> Path:
+    """Validate ``file`` and keep it in the user directory under ``name``."""
+    if not CONTRACT_ID.match(name):
+        raise BarbuError(f"bad preset name {name!r}: use lower-case letters, digits and '-'")
+    if name in BUILTIN_PRESETS:
+        raise BarbuError(f"{name!r} is a built-in preset: save under another name")
+    src = Path(file).expanduser()
+    if not src.is_file():
+        raise BarbuError(f"rules file not found: {file}")
+    load_rules(str(src) if str(src).endswith(".toml") or "/" in str(src) else f"./{src}")
+    d = user_rules_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    dest = d / f"{name}.toml"
+    shutil.copyfile(src, dest)
+    return dest
+
+
+# --------------------------------------------------------------------------- validation
+def _check_keys(where: str, table: dict, allowed: dict) -> None:
+    for k, v in table.items():
+        if k not in allowed:
+            raise BarbuError(f"{where}: unknown key {k!r} (expected one of {', '.join(allowed)})")
+        want = allowed[k]
+        if isinstance(want, tuple) and all(isinstance(x, str) for x in want):
+            if v not in want:
+                raise BarbuError(f"{where}: {k} = {v!r} is not one of {', '.join(want)}")
+        else:
+            types = want if isinstance(want, tuple) else (want,)
+            if isinstance(v, bool) and bool not in types:
+                raise BarbuError(f"{where}: {k} must be {_type_name(types)}, not a boolean")
+            if not isinstance(v, types):
+                raise BarbuError(f"{where}: {k} must be {_type_name(types)}, "
+                                 f"not {type(v).__name__}")
+
+
+def _type_name(types: tuple) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+             list: "a list", dict: "a table"}
+    if set(types) == {int, float}:
+        return "a number"
+    return " or ".join(names.get(t, t.__name__) for t in types)
+
+
+def _numbers(where: str, key: str, xs: list) -> tuple[Fraction, ...]:
+    out = []
+    for x in xs:
+        if isinstance(x, bool) or not isinstance(x, NUMBER):
+            raise BarbuError(f"{where}: {key} must hold numbers, found {x!r}")
+        out.append(_frac(x))
+    return tuple(out)
+
+
+def _cards(where: str, key: str, xs: list, deck: int) -> tuple[int, ...]:
+    out = []
+    for x in xs:
+        try:
+            c = card_index(str(x))
+        except BarbuError:
+            raise BarbuError(f"{where}: {key} holds {x!r}, which is not a card") from None
+        if c % 13 not in DECK_RANKS[deck]:
+            raise BarbuError(f"{where}: {key} holds {x!r}, which is not in the {deck}-card deck")
+        out.append(c)
+    return tuple(out)
+
+
+def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
+    """Validate a parsed TOML document and build :class:`Rules`."""
+    where = f"rules file {source}"
+    _check_keys(where, data, TOP_KEYS)
+    for k in ("name", "deck", "contracts"):
+        if k not in data:
+            raise BarbuError(f"{where}: missing key {k!r}")
+    deck = data["deck"]
+    if deck not in (52, 32):
+        raise BarbuError(f"{where}: deck = {deck} is impossible (expected 52 or 32)")
+    variants = dict(VARIANT_DEFAULTS)
+    vt = data.get("variants", {})
+    _check_keys(f"{where} [variants]", vt, VARIANT_KEYS)
+    variants.update(vt)
+    if variants["quota"] < 0:
+        raise BarbuError(f"{where} [variants]: quota must not be negative")
+
+    contracts: dict[str, Contract] = {}
+    ctab = data["contracts"]
+    if not ctab:
+        raise BarbuError(f"{where}: no contracts")
+    ntricks = deck // 4
+    for cid, t in ctab.items():
+        cw = f"{where} [contracts.{cid}]"
+        if not CONTRACT_ID.match(cid):
+            raise BarbuError(f"{cw}: bad contract id (use lower-case letters, digits and '-')")
+        if not isinstance(t, dict):
+            raise BarbuError(f"{cw}: must be a table")
+        kind = t.get("kind")
+        if kind not in ("tricks", "dominoes"):
+            raise BarbuError(f"{cw}: kind must be \"tricks\" or \"dominoes\", not {kind!r}")
+        aliases = tuple(str(a) for a in t.get("aliases", []))
+        if kind == "dominoes":
+            _check_keys(cw, t, DOMINO_KEYS)
+            places = _numbers(cw, "places", t.get("places", []))
+            if len(places) != 4:
+                raise BarbuError(f"{cw}: places must list 4 numbers (1st to 4th)")
+            start = t.get("start", "named")
+            if start not in ("named", "fixed", "first-card"):
+                raise BarbuError(f"{cw}: start = {start!r} is not one of named, fixed, first-card")
+            ace = t.get("ace", "high")
+            if ace not in ("high", "low"):
+                raise BarbuError(f"{cw}: ace = {ace!r} is not one of high, low")
+            srank = None
+            if "start_rank" in t:
+                srank = int(Rank.parse(t["start_rank"])) if _is_rank(t["start_rank"]) else -1
+                if srank not in DECK_RANKS[deck]:
+                    raise BarbuError(f"{cw}: start_rank = {t['start_rank']!r} is not a rank "
+                                     f"of the {deck}-card deck")
+            if start == "fixed" and srank is None:
+                raise BarbuError(f"{cw}: start = \"fixed\" needs start_rank")
+            contracts[cid] = Contract(id=cid, kind=kind, aliases=aliases, places=places,
+                                      start=start, start_rank=srank, ace=ace,
+                                      ace_replay=t.get("ace_replay", False))
+            continue
+        _check_keys(cw, t, TRICK_KEYS)
+        spec = []
+        for k, v in t.get("card_points", {}).items():
+            if isinstance(v, bool) or not isinstance(v, NUMBER):
+                raise BarbuError(f"{cw}: card_points.{k} must be a number")
+            ku = str(k).upper()
+            if len(ku) == 1 and ku in "SHDC":
+                pass
+            elif _is_rank(ku):
+                ku = RANK_CHARS[Rank.parse(ku)]
+                if Rank.parse(ku) not in DECK_RANKS[deck]:
+                    raise BarbuError(f"{cw}: card_points.{k}: rank not in the {deck}-card deck")
+            else:
+                try:
+                    c = card_index(ku)
+                except BarbuError:
+                    raise BarbuError(f"{cw}: card_points key {k!r} is not a card, suit or "
+                                     "rank") from None
+                if c % 13 not in DECK_RANKS[deck]:
+                    raise BarbuError(f"{cw}: card_points.{k}: card not in the {deck}-card deck")
+                ku = card_name(c)
+            spec.append((ku, _frac(v)))
+        last = _numbers(cw, "last_tricks", t.get("last_tricks", []))
+        if len(last) > ntricks:
+            raise BarbuError(f"{cw}: last_tricks lists {len(last)} tricks, a hand has {ntricks}")
+        comps = tuple(str(x) for x in t.get("components", []))
+        trumps = t.get("trumps", False)
+        ravage = _frac(t["ravage"]) if "ravage" in t else None
+        if ravage is not None and trumps:
+            raise BarbuError(f"{cw}: ravage is played without trumps")
+        contracts[cid] = Contract(
+            id=cid, kind=kind, aliases=aliases,
+            trick_points=_frac(t.get("trick_points", 0)), last_tricks=last,
+            card_points_spec=tuple(spec), components=comps, trumps=trumps,
+            trump_lead_must_beat=t.get("trump_lead_must_beat", False),
+            must_overtrump=t.get("must_overtrump", False),
+            heart_lead_ban=t.get("heart_lead_ban", False),
+            stop_when_taken=_cards(cw, "stop_when_taken", t.get("stop_when_taken", []), deck),
+            forced_discard_cards=_cards(cw, "forced_discard_cards",
+                                        t.get("forced_discard_cards", []), deck),
+            all_tricks_score=_frac(t["all_tricks_score"]) if "all_tricks_score" in t else None,
+            all_cards_score=_frac(t["all_cards_score"]) if "all_cards_score" in t else None,
+            ravage=ravage,
+        )
+    for c in contracts.values():
+        for comp in c.components:
+            if comp not in contracts:
+                raise BarbuError(f"{where} [contracts.{c.id}]: component {comp!r} is not a "
+                                 "contract of this preset")
+            if contracts[comp].components or contracts[comp].kind != "tricks":
+                raise BarbuError(f"{where} [contracts.{c.id}]: component {comp!r} must be a "
+                                 "plain trick contract")
+        if c.components and (c.card_points_spec or c.trick_points or c.last_tricks):
+            raise BarbuError(f"{where} [contracts.{c.id}]: a contract with components takes "
+                             "its points from them only")
+        if c.is_tricks and c.ravage is None and not c.components and not (
+                c.card_points_spec or c.trick_points or c.last_tricks):
+            raise BarbuError(f"{where} [contracts.{c.id}]: scores nothing (give trick_points, "
+                             "last_tricks, card_points, components or ravage)")
+
+    match = data.get("match", {})
+    _check_keys(f"{where} [match]", match, MATCH_KEYS)
+    mc = tuple(str(x) for x in match.get("contracts", list(contracts)))
+    for x in mc:
+        if x not in contracts:
+            raise BarbuError(f"{where} [match]: contract {x!r} is not defined under [contracts]")
+    if len(set(mc)) != len(mc):
+        raise BarbuError(f"{where} [match]: a contract is listed twice")
+    order = match.get("order", "free")
+    if order not in ("free", "fixed"):
+        raise BarbuError(f"{where} [match]: order = {order!r} is not one of free, fixed")
+    run = match.get("run", len(mc))
+    hands = match.get("hands", 4 * run)
+    if run < 1 or hands < 1:
+        raise BarbuError(f"{where} [match]: hands and run must be positive")
+    return Rules(name=str(data["name"]), description=str(data.get("description", "")),
+                 deck=deck, hands=hands, run=run, order=order, match_contracts=mc,
+                 variants=variants, contracts=contracts, source=source, raw={})
+
+
+def _is_rank(x: Any) -> bool:
+    try:
+        Rank.parse(str(x))
+        return True
+    except BarbuError:
+        return False
+
+
+def describe(rules: Rules) -> dict[str, Any]:
+    """A JSON-able description of a preset (for ``barbu rules show --json``)."""
+    def num(f: Fraction) -> int | float:
+        return int(f) if f.denominator == 1 else float(f)
+
+    contracts = {}
+    for cid, c in rules.contracts.items():
+        d: dict[str, Any] = {"kind": c.kind, "aliases": list(c.aliases),
+                             "in_match": cid in rules.match_contracts}
+        if c.is_tricks:
+            d["card_points"] = {card_name(k): num(v) for k, v in rules.card_points(c).items()}
+            d["trick_points"] = num(rules.trick_points(c))
+            d["last_tricks"] = [num(x) for x in rules.last_tricks(c)]
+            d.update(trumps=c.trumps, heart_lead_ban=c.heart_lead_ban,
+                     stop_when_taken=[card_name(x) for x in c.stop_when_taken])
+            if c.trumps:
+                d.update(trump_lead_must_beat=c.trump_lead_must_beat,
+                         must_overtrump=c.must_overtrump)
+            if c.components:
+                d["components"] = list(c.components)
+            if c.forced_discard_cards:
+                d["forced_discard_cards"] = [card_name(x) for x in c.forced_discard_cards]
+            for k in ("all_tricks_score", "all_cards_score", "ravage"):
+                v = getattr(c, k)
+                if v is not None:
+                    d[k] = num(v)
+        else:
+            d.update(places=[num(x) for x in c.places], start=c.start, ace=c.ace,
+                     ace_replay=c.ace_replay)
+            if c.start_rank is not None:
+                d["start_rank"] = RANK_CHARS[c.start_rank]
+        t = rules.total(c)
+        d["total"] = None if t is None else num(t)
+        contracts[cid] = d
+    return {"name": rules.name, "description": rules.description, "deck": rules.deck,
+            "source": rules.source,
+            "match": {"hands": rules.hands, "run": rules.run, "order": rules.order,
+                      "contracts": list(rules.match_contracts)},
+            "variants": dict(rules.variants), "contracts": contracts}
+
+
+__all__ = ["Contract", "Rules", "load_rules", "save_rules", "list_presets", "parse_rules",
+           "describe", "user_home", "user_rules_dir", "BUILTIN_PRESETS", "DEFAULT_PRESET",
+           "Suit"]
