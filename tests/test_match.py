@@ -1,0 +1,244 @@
+"""Match sheets (analyzer/match.py, reports/sheet.py): the sample files, the JSON shape,
+and every inconsistency reported as one line naming the hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analyzer.errors import BarbuError
+from analyzer.match import check_raw, possible_raw, score_match
+from analyzer.rules import load_rules
+from reports.sheet import render_match
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "samples"
+
+
+def write(tmp_path: Path, body: str, name: str = "m.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(body, encoding="utf-8")
+    return p
+
+
+def hand(decl: str | None, contract: str, raw: str, doubles: str = "[]", extra: str = "") -> str:
+    d = f'declarer = "{decl}"\n' if decl else ""
+    return (f'[[hand]]\n{d}contract = "{contract}"\ndoubles = {doubles}\nraw = {raw}\n'
+            f"{extra}\n")
+
+
+# --------------------------------------------------------------------------- samples
+def test_tournament_sample():
+    r = score_match(SAMPLES / "match-tournament.toml")
+    assert r.rules.name == "tournament" and r.complete and len(r.hands) == 28
+    h1 = r.hands[0]
+    # source 001's worked hand is the sample's hand 1
+    assert [int(x) for x in h1.net] == [-12, 24, -12, -24]
+    assert [int(x) for x in h1.entry] == [12, 48, 12, 0]
+    assert sum(r.totals) == 0                      # the seven totals sum to zero, 4 runs
+    assert all(h.settlement.check == "ok" for h in r.hands)
+    assert [run.declarer for run in r.runs] == [0, 1, 2, 3]
+    assert all(run.complete for run in r.runs)
+    # running totals are the sums of the nets
+    for k in range(4):
+        assert r.totals[k] == sum(h.net[k] for h in r.hands)
+        assert r.sheet_totals[k] == sum(h.entry[k] for h in r.hands)
+    # quota counts: doubles of the declarer in the run (redoubles do not count)
+    assert r.hands[0].quota == (0, 1, 1, 0)
+    assert r.runs[0].doubles_of_declarer == r.hands[6].quota
+
+
+def test_tournament_sample_json_and_text():
+    r = score_match(SAMPLES / "match-tournament.toml")
+    j = r.to_json()
+    json.dumps(j)                                  # JSON-able
+    assert j["rules"] == "tournament" and j["hands_played"] == 28 and j["complete"]
+    h = j["hands"][0]
+    assert h["raw"] == {"N": -6, "E": 0, "S": -6, "W": -12}
+    assert h["net"] == {"N": -12, "E": 24, "S": -12, "W": -24}
+    assert h["above_lowest"] == {"N": 12, "E": 48, "S": 12, "W": 0}
+    assert h["pairs"] == {"NE": 1, "NS": 2, "ES": 1, "EW": 1}
+    assert h["check"] == {"status": "ok", "total": -24, "net_sum": -24, "note": ""}
+    assert h["quota"] == {"E": 1, "S": 1, "W": 0}
+    assert j["runs"][0]["quota"] == 2 and set(j["runs"][0]["doubles_of_declarer"]) == {
+        "E", "S", "W"}
+    assert j["players"]["N"] == "Anne" and j["leaders"] == ["E"]
+    text = render_match(r)
+    assert "Run 1: declarer N (Anne)" in text and "Quota (2 doubles of N" in text
+    assert "E>NSW S>N N>S" in text and "Winner: E (Beth)" in text
+
+
+def test_fr52_sample_skips_check_and_says_so():
+    r = score_match(SAMPLES / "match-fr52.toml")
+    assert r.rules.name == "fr-52" and not r.complete
+    j = r.to_json()
+    assert j["checks_skipped"] == [4, 5]
+    assert j["hands"][4]["check"]["status"] == "skipped"
+    assert "sum rule" in j["hands"][4]["check"]["note"]
+    # source 002 "Compte des points": Jérôme +18, Delphine −36, Jérémy 0, Jean −6
+    assert j["hands"][6]["net"] == {"N": 18, "E": -36, "S": 0, "W": -6}
+    # the Trumps hand: Jean (2 tricks) doubled Delphine (1): 10 + 5 and 5 − 10
+    assert j["hands"][4]["net"]["W"] == 15 and j["hands"][4]["net"]["E"] == -5
+    text = render_match(r)
+    assert "skipped*" in text and "total check skipped" in text
+    assert "Leader: E (Delphine)" in text
+
+
+def test_works_from_another_directory(tmp_path, monkeypatch):
+    """Nothing is located relative to the CWD except the file given; a shipped sample's
+    path works from anywhere (read from the installed package)."""
+    monkeypatch.chdir(tmp_path)
+    a = score_match(str(SAMPLES / "match-tournament.toml")).to_json()
+    b = score_match("data/samples/match-tournament.toml").to_json()
+    assert a["totals"] == b["totals"]
+    with pytest.raises(BarbuError, match="match file not found"):
+        score_match("nope/missing.toml")
+
+
+# --------------------------------------------------------------------------- options
+def test_rules_override_and_default(tmp_path):
+    body = hand("N", "no-queens", "[-6, 0, -6, -12]")
+    p = write(tmp_path, body)
+    assert score_match(p).rules.name == "tournament"
+    assert score_match(p, rules="fr-52").rules.name == "fr-52"
+    # a doubled Trumps between non-declarers: fine in fr-52, illegal in tournament
+    p2 = write(tmp_path, 'rules = "fr-52"\n' + hand("N", "trumps", "[25, 5, 15, 20]",
+                                                    '["E>S"]'), "t.toml")
+    assert score_match(p2).hands[0].settlement.method == "sum"
+    with pytest.raises(BarbuError, match="hand 1: illegal double E>S"):
+        score_match(p2, rules="tournament")
+
+
+def test_rules_file_relative_to_match_file(tmp_path, monkeypatch):
+    """``rules = "house.toml"`` is read next to the match file; split variant applies."""
+    text = (ROOT / "data" / "rules" / "tournament.toml").read_text(encoding="utf-8")
+    text = text.replace('name = "tournament"', 'name = "house"').replace(
+        'undoubled_negative = "play"', 'undoubled_negative = "split"')
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "house.toml").write_text(text, encoding="utf-8")
+    body = ('rules = "house.toml"\nfirst_declarer = "E"\n'
+            '[[hand]]\ncontract = "no-tricks"\n\n'
+            + hand(None, "no-queens", "[0, -6, -12, -6]", '["N>E"]')
+            + '[[hand]]\ncontract = "no-king"\nraw = [-7, 1, -7, -7]\n')
+    p = write(tmp_path / "sub", body)
+    monkeypatch.chdir(tmp_path)
+    r = score_match(p)
+    assert r.rules.name == "house"
+    j = r.to_json()
+    assert j["hands"][0]["net"] == {"N": -9, "E": 1, "S": -9, "W": -9}
+    assert j["hands"][0]["settlement"] == "split" and j["hands"][0]["declarer"] == "E"
+    assert j["hands"][1]["settlement"] == "difference"
+    assert j["hands"][2]["net"] == {"N": -7, "E": 1, "S": -7, "W": -7}
+    assert "not played" in render_match(r)
+
+
+def test_fixed_order_preset(tmp_path):
+    """classic-32: contracts in the listed order; the contract may be left out."""
+    body = 'rules = "classic-32"\n[[hand]]\ndeclarer = "S"\nraw = [-10, -15, -5, -10]\n\n'
+    body += hand(None, "no-hearts", "[-20, -30, -30, 0]")
+    r = score_match(write(tmp_path, body))
+    assert [h.contract for h in r.hands] == ["no-tricks", "no-hearts"]
+    bad = 'rules = "classic-32"\n' + hand("N", "no-hearts", "[-20, -30, -30, 0]")
+    with pytest.raises(BarbuError, match="hand 1: contract no-hearts out of order"):
+        score_match(write(tmp_path, bad, "b.toml"))
+    # the all-tricks bonus: +40 for 8 tricks, others 0
+    ok = 'rules = "classic-32"\n' + hand("N", "no-tricks", "[40, 0, 0, 0]")
+    assert score_match(write(tmp_path, ok, "c.toml")).hands[0].settlement.check == "n/a"
+
+
+def test_fractional_barbu32(tmp_path):
+    body = ('rules = "barbu-32"\n'
+            + hand("W", "trumps", "[2.5, \"5/2\", 5, 10]", extra='trump = "H"'))
+    r = score_match(write(tmp_path, body))
+    assert r.to_json()["hands"][0]["net"] == {"N": 2.5, "E": 2.5, "S": 5, "W": 10}
+    assert "♥" in render_match(r)
+
+
+# --------------------------------------------------------------------------- inconsistencies
+BAD = [
+    # (hands, message)
+    (hand("N", "no-queens", "[-6, 0, -6, -6]"), "hand 1: raw results -6 0 -6 -6 add up to "
+                                                "-18, not the no-queens total -24"),
+    (hand("N", "no-tricks", "[-3, -7, -6, -10]"), "hand 1: raw result -3 of N is impossible "
+                                                  "in no-tricks \\(not a multiple"),
+    (hand("N", "no-hearts", "[-32, 0, 2, 0]"), "hand 1: raw result -32 of N is impossible"),
+    (hand("N", "dominoes", "[45, 20, 10, -10]"), "hand 1: raw results .* are not the "
+                                                 "dominoes places 45 20 5 -5"),
+    (hand("N", "no-king", "[-20, 0, 0, 0]") + hand("N", "no-king", "[-20, 0, 0, 0]"),
+     "hand 2: N already played no-king in this run"),
+    (hand("N", "no-king", "[-20, 0, 0, 0]") + hand("E", "no-queens", "[-24, 0, 0, 0]"),
+     "hand 2: declarer E out of turn: hand 2 is hand 2 of N's run"),
+    (hand("N", "ravage-city", "[-36, 0, 0, 0]"), "hand 1: contract ravage-city is not in a "
+                                                 "tournament match"),
+    (hand("N", "no-kings", "[-20, 0, 0, 0]"), "hand 1: unknown contract 'no-kings'"),
+    (hand("N", "trumps", "[25, 5, 15, 20]", '["E>S"]'),
+     "hand 1: illegal double E>S: in trumps only the declarer \\(N\\) may be doubled"),
+    (hand("N", "no-queens", "[-6, 0, -6, -12]", '["N>E"]'),
+     "hand 1: illegal double N>E: the declarer may only redouble"),
+    (hand("N", "no-queens", "[-6, 0, -6, -12]", '["E>E"]'), "hand 1: bad double 'E>E'"),
+    (hand("N", "no-queens", "[-6, 0, -6]"), "hand 1: raw must be 4 scores"),
+    (hand("N", "no-queens", '{ N = -6, E = 0, S = -6 }'), "hand 1: raw: no score for W"),
+    (hand("N", "no-queens", '[-6, 0, "x", -12]'), "hand 1: raw of S 'x' is not a number"),
+    ('[[hand]]\ndeclarer = "N"\ncontract = "no-queens"\n', "hand 1: raw results missing"),
+    (hand("N", "no-queens", "[-6, 0, -6, -12]", extra="trumps = \"H\""),
+     "hand 1: unknown key 'trumps'"),
+    (hand("N", "no-queens", "[-6, 0, -6, -12]", extra="trump = \"H\""),
+     "hand 1: trump given for no-queens"),
+    (hand("N", "dominoes", "[45, 20, 5, -5]", extra="rank = \"Z\""), "hand 1: .*rank"),
+    ('[[hand]]\ncontract = "no-queens"\nraw = [-6, 0, -6, -12]\n', "hand 1: declarer missing"),
+    ("players = [1, 2]\n" + hand("N", "no-king", "[-20, 0, 0, 0]"), "players must be 4"),
+    ('wrong = 1\n', "unknown key 'wrong'"),
+    ('rules = "nope"\n', "unknown rules preset 'nope'"),
+    ("[[hand]\n", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("body,msg", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
+def test_inconsistent_input_is_one_line_error(tmp_path, body, msg):
+    with pytest.raises(BarbuError, match=msg) as e:
+        score_match(write(tmp_path, body))
+    assert "\n" not in str(e.value)
+
+
+def test_too_many_hands(tmp_path):
+    body = 'rules = "bridge"\n' + hand("N", "notrump", "[4, 3, 3, 3]") * 2
+    with pytest.raises(BarbuError, match="hand 2: a bridge match has only 1 hands"):
+        score_match(write(tmp_path, body))
+
+
+def test_run_boundary_and_quota(tmp_path):
+    """After run of 7 hands, the declarer is the left of the previous one; contracts may
+    repeat in the new run; the quota count restarts (shown, never blocking)."""
+    cs = ["no-tricks", "no-queens", "no-last-two", "no-hearts", "no-king", "trumps",
+          "dominoes"]
+    raws = {"no-tricks": "[-2, -8, -8, -8]", "no-queens": "[0, -6, -6, -12]",
+            "no-last-two": "[-30, 0, 0, 0]", "no-hearts": "[-6, -8, -8, -8]",
+            "no-king": "[0, 0, -20, 0]", "trumps": "[20, 15, 15, 15]",
+            "dominoes": "[45, 20, 5, -5]"}
+    body = "".join(hand("N" if i == 0 else None, c, raws[c], '["E>N"]') for i, c in
+                   enumerate(cs))
+    body += hand("E", "no-king", "[0, 0, -20, 0]", '["N>E", "S>E"]')
+    r = score_match(write(tmp_path, body))
+    assert r.runs[0].doubles_of_declarer == (0, 7, 0, 0)
+    assert r.runs[0].short() == {2: 2, 3: 2}
+    assert r.runs[1].declarer == 1 and r.runs[1].hands == 1 and not r.runs[1].complete
+    assert r.hands[7].quota == (1, 0, 1, 0)
+    text = render_match(r)
+    assert "short: S by 2, W by 2" in text and "run in progress: 1 of 7 hands" in text
+    with pytest.raises(BarbuError, match="hand 8: declarer S out of turn"):
+        score_match(write(tmp_path, body.replace('declarer = "E"', 'declarer = "S"'),
+                          "x.toml"))
+
+
+def test_possible_raw_sets():
+    t = load_rules("tournament")
+    assert possible_raw(t, t.contract("no-king")) == {0, -20}
+    assert max(possible_raw(t, t.contract("no-hearts"))) == 0
+    assert -30 in possible_raw(t, t.contract("no-hearts"))
+    assert -7 not in possible_raw(t, t.contract("no-hearts"))
+    assert possible_raw(t, t.contract("no-last-two")) == {0, -10, -20, -30}
+    check_raw(t, t.contract("ravage-city"), (-18, -18, 0, 0))
+    with pytest.raises(BarbuError, match="share -36"):
+        check_raw(t, t.contract("ravage-city"), (-18, -9, -9, 0))
