@@ -52,7 +52,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from analyzer.cards import Seat
 from analyzer.errors import BarbuError
@@ -186,20 +186,20 @@ def parse_doubles(spec: Any) -> Doubles:
     """
     if spec is None:
         return Doubles()
-    items: list[tuple[str, Any]] = []
+    items: list[str] = []
     if isinstance(spec, Mapping):
         for k, v in spec.items():
             if isinstance(v, (list, tuple)):
                 v = ",".join(str(x) for x in v)
-            items.append((f"{k}>{v}", None))
+            items.append(f"{k}>{v}")
     else:
         if isinstance(spec, str):
             spec = spec.replace(";", " ").split()
         if not isinstance(spec, (list, tuple)):
             raise BarbuError(f"doubles must be a list like [\"E>all\", \"S>N\"], not {spec!r}")
-        items = [(str(x), None) for x in spec]
+        items = [str(x) for x in spec]
     pairs: list[tuple[int, int]] = []
-    for text, _ in items:
+    for text in items:
         if text.strip() in ("", "-"):
             continue
         m = _DOUBLE.match(text)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources

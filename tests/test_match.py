@@ -242,3 +242,9 @@ def test_possible_raw_sets():
     check_raw(t, t.contract("ravage-city"), (-18, -18, 0, 0))
     with pytest.raises(BarbuError, match="share -36"):
         check_raw(t, t.contract("ravage-city"), (-18, -9, -9, 0))
+
+
+def test_empty_match(tmp_path):
+    r = score_match(write(tmp_path, 'title = "empty"\n'))
+    assert r.hands == () and not r.complete and r.to_json()["totals"]["N"] == 0
+    assert render_match(r).startswith("empty: rules tournament, 0 of 28 hands")
