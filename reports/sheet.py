@@ -90,7 +90,7 @@ def render_match(result: MatchResult) -> str:
     head = ["#", "contract", "doubles"]
     for _ in GROUPS:
         head += seat_cols
-    head += ["doubled decl.", "check"]
+    head += ["doubles of decl.", "check"]
     right = set(range(3, 3 + 4 * len(GROUPS))) | {0}
 
     notes: list[str] = []
