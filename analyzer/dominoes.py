@@ -1,0 +1,482 @@
+"""Dominoes (Fan Tan) double-dummy solving: the Python API over :mod:`solvers.dominoes`.
+
+Every Dominoes variant of ``rules.md`` ("Dominoes (Fan Tan)", "French classic",
+"Le Barbu, 32 cards"): a starting rank named by the declarer, fixed by the preset (the 10
+of ``classic-32``) or set by the first card (``barbu-32``); ace high or low; ace replay;
+passes; each preset's places table; 52 and 32 cards. The reference for every rule is
+:class:`analyzer.engine.DominoesGame`, which also validates positions here.
+
+Values follow design.md ("Solution concepts"): the objective is ``sum(w[p] * s[p])`` of
+the seats' place points ``s`` (the places of seats already out included), seats in
+``maximizers`` maximise it and the others minimise. ``seat=X`` is the guaranteed value of
+X (``w = e_X``, maximiser ``{X}``).
+
+Layout notation
+---------------
+A position in progress gives the cards on the table as one run per suit::
+
+    "S:5-9 H:- D:7 C:x"
+
+* ``SUIT:RUN`` items separated by spaces or commas, suits ``S H D C`` (or ♠♥♦♣), each at
+  most once, in any order; a suit left out is unopened. The empty string, or ``-``, is
+  the empty table.
+* ``RUN`` is ``-`` (unopened), one rank (``7``: only the starting card is down), ``L-H``
+  (the run from its low end ``L`` to its high end ``H``, in the preset's ace order: with
+  the ace low a run may read ``A-4``), or ``x`` (the whole suit is down). Ranks are
+  ``2-9 T J Q K A``; ``10`` is read as ``T``.
+
+:func:`format_layout` writes the canonical form: the four suits in order, ``-`` for an
+unopened suit (``"S:5-9 H:- D:7 C:7-A"``).
+
+>>> lay = parse_layout("S:5-9 D:7 C:x", 52)
+>>> lay
+((3, 7), None, (5, 5), (0, 12))
+>>> format_layout(lay)
+'S:5-9 H:- D:7 C:2-A'
+>>> parse_layout("S:A-4", 52, ace="low")
+((12, 2), None, None, None)
+"""
+
+from __future__ import annotations
+
+import threading
+from fractions import Fraction
+from itertools import permutations
+from math import lcm
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from analyzer.cards import DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit
+from analyzer.engine import PASS, DominoesGame
+from analyzer.errors import BarbuError
+from analyzer.rules import Contract, Rules, load_rules
+from solvers.dominoes import _solve
+
+Run = tuple[int, int] | None
+Layout = tuple[Run, Run, Run, Run]
+
+__all__ = ["PASS", "Layout", "parse_layout", "format_layout", "run_order",
+           "solve_dominoes", "solve_dominoes_cards", "solve_dominoes_all_seats",
+           "dominoes_rank_table", "dominoes_first_seat", "dominoes_ranks"]
+
+
+# ----------------------------------------------------------------------------- layout
+def run_order(deck: int, ace: str = "high") -> tuple[int, ...]:
+    """Ranks (``Rank`` values) along a run, low end first.
+
+    >>> "".join(RANK_CHARS[r] for r in run_order(32, "low"))
+    'A789TJQK'
+    """
+    if deck not in DECK_RANKS:
+        raise BarbuError(f"bad deck size {deck}: expected 52 or 32")
+    if ace not in ("high", "low"):
+        raise BarbuError(f"bad ace order {ace!r}: expected high or low")
+    return tuple(sorted(DECK_RANKS[deck], key=lambda r: (r + 1) % 13 if ace == "low" else r))
+
+
+def _parse_rank(text: str, where: str, deck: int) -> int:
+    try:
+        r = int(Rank.parse(text))
+    except BarbuError:
+        raise BarbuError(f"bad layout {where}: {text!r} is not a rank (2-9, T, J, Q, K, A)"
+                         ) from None
+    if r not in DECK_RANKS[deck]:
+        raise BarbuError(f"bad layout {where}: rank {RANK_CHARS[r]} is not in the "
+                         f"{deck}-card deck")
+    return r
+
+
+def parse_layout(text: str, deck: int = 52, *, ace: str = "high") -> Layout:
+    """Parse a layout (the cards on the table in Dominoes); see the module docstring.
+
+    Parameters
+    ----------
+    text : str
+        For example ``"S:5-9 H:- D:7 C:x"``.
+    deck : int
+        52 or 32 (which ranks exist, and what ``x`` means).
+    ace : {"high", "low"}
+        The preset's ace order (``Contract.ace``): which way a run reads.
+
+    Returns
+    -------
+    tuple of 4 items, per suit ``None`` (unopened) or ``(low_rank, high_rank)``.
+
+    Raises
+    ------
+    BarbuError
+        One line naming the bad item.
+    """
+    order = run_order(deck, ace)
+    pos = {r: i for i, r in enumerate(order)}
+    t = str(text).strip()
+    runs: list[Run] = [None, None, None, None]
+    if t in ("", "-"):
+        return tuple(runs)  # type: ignore[return-value]
+    seen: set[int] = set()
+    for item in t.replace(",", " ").split():
+        suit_text, colon, run = item.partition(":")
+        if not colon:
+            raise BarbuError(f"bad layout item {item!r}: expected SUIT:RUN, like S:5-9")
+        try:
+            s = int(Suit.parse(suit_text))
+        except BarbuError:
+            raise BarbuError(f"bad layout item {item!r}: {suit_text!r} is not a suit "
+                             "(S, H, D, C)") from None
+        if s in seen:
+            raise BarbuError(f"bad layout {text!r}: suit {'SHDC'[s]} given twice")
+        seen.add(s)
+        run = run.strip().upper()
+        if run in ("-", ""):
+            continue
+        if run == "X":
+            runs[s] = (order[0], order[-1])
+            continue
+        ends = run.split("-")
+        if len(ends) == 1:
+            r = _parse_rank(ends[0], repr(item), deck)
+            runs[s] = (r, r)
+        elif len(ends) == 2:
+            lo = _parse_rank(ends[0], repr(item), deck)
+            hi = _parse_rank(ends[1], repr(item), deck)
+            if pos[lo] > pos[hi]:
+                raise BarbuError(f"bad layout item {item!r}: write the run low end first "
+                                 f"(ace {ace}: {RANK_CHARS[hi]}-{RANK_CHARS[lo]})")
+            runs[s] = (lo, hi)
+        else:
+            raise BarbuError(f"bad layout item {item!r}: expected -, x, a rank or LOW-HIGH")
+    return tuple(runs)  # type: ignore[return-value]
+
+
+def format_layout(layout: Sequence[Run] | None) -> str:
+    """Canonical text of a layout: ``"S:5-9 H:- D:7 C:7-A"`` (inverse of parse_layout)."""
+    runs = [None] * 4 if layout is None else list(layout)
+    if len(runs) != 4:
+        raise BarbuError("a layout needs an entry per suit")
+    parts = []
+    for s, run in enumerate(runs):
+        if run is None:
+            parts.append(f"{'SHDC'[s]}:-")
+        elif run[0] == run[1]:
+            parts.append(f"{'SHDC'[s]}:{RANK_CHARS[run[0]]}")
+        else:
+            parts.append(f"{'SHDC'[s]}:{RANK_CHARS[run[0]]}-{RANK_CHARS[run[1]]}")
+    return " ".join(parts)
+
+
+# ------------------------------------------------------------------- transposition table
+class _Table:
+    """The kernel's transposition table, kept between solves (generation-stamped keys)."""
+
+    BITS = 20
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.key = np.zeros(0, dtype=np.int64)
+        self.gen = 0
+
+    def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+        """Arrays for one solve and a fresh generation stamp (call with ``lock`` held)."""
+        n = 1 << self.BITS
+        if self.key.size != n or self.gen >= (1 << 22) - 1:
+            self.key = np.full(n, -1, dtype=np.int64)
+            self.lb = np.zeros(n, dtype=np.int64)
+            self.ub = np.zeros(n, dtype=np.int64)
+            self.mv = np.zeros(n, dtype=np.int64)
+            self.gen = 0
+        self.gen += 1
+        return self.key, self.lb, self.ub, self.mv, self.BITS, self.gen << 40
+
+
+_TABLE = _Table()
+
+
+# ---------------------------------------------------------------------------- compiling
+def _rules(rules: Rules | str) -> Rules:
+    return load_rules(rules) if isinstance(rules, str) else rules
+
+
+def _contract(rules: Rules, contract: Contract | str) -> Contract:
+    c = rules.contract(contract) if isinstance(contract, str) else contract
+    if not c.is_dominoes:
+        raise BarbuError(f"{c.id} is not a dominoes contract")
+    return c
+
+
+def _hands(deal_or_hands: Deal | Sequence[Iterable[int]]) -> list[set[int]]:
+    if isinstance(deal_or_hands, Deal):
+        return [set(h) for h in deal_or_hands.hands]
+    hs = [set(int(c) for c in h) for h in deal_or_hands]
+    if len(hs) != 4:
+        raise BarbuError(f"a position needs four hands, got {len(hs)}")
+    return hs
+
+
+def _rank_arg(start_rank: int | str | Rank | None) -> int | None:
+    if start_rank is None:
+        return None
+    if isinstance(start_rank, str):
+        return int(Rank.parse(start_rank))
+    r = int(start_rank)
+    if r not in range(13):
+        raise BarbuError(f"bad starting rank {start_rank!r}")
+    return r
+
+
+def _objective(seat: int | str | Seat | None, weights: Sequence | None,
+               maximizers: Iterable | None, default_seat: int
+               ) -> tuple[list[Fraction], frozenset[int]]:
+    if weights is None:
+        if maximizers is not None:
+            raise BarbuError("maximizers need weights (or give a seat)")
+        x = default_seat if seat is None else int(Seat.parse(seat) if isinstance(seat, str)
+                                                  else seat)
+        if x not in range(4):
+            raise BarbuError(f"bad seat {seat!r}")
+        return [Fraction(int(i == x)) for i in range(4)], frozenset([x])
+    if seat is not None:
+        raise BarbuError("give either a seat or weights and maximizers, not both")
+    if maximizers is None:
+        raise BarbuError("weights need the set of maximizing seats")
+    w = [Fraction(x) if not isinstance(x, float) else Fraction(str(x)) for x in weights]
+    if len(w) != 4:
+        raise BarbuError(f"weights need one number per seat, got {len(w)}")
+    maxi = frozenset(int(Seat.parse(s) if isinstance(s, str) else s) for s in maximizers)
+    if not maxi <= set(range(4)):
+        raise BarbuError(f"bad maximizing seats {sorted(maxi)}")
+    return w, maxi
+
+
+def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | Seat,
+          start_rank: int | None, layout: Sequence[Run] | str | None,
+          out: Sequence[int | str | Seat]) -> DominoesGame:
+    f = int(Seat.parse(first) if isinstance(first, str) else first)
+    if f not in range(4):
+        raise BarbuError(f"bad seat to play first: {first!r}")
+    if isinstance(layout, str):
+        layout = parse_layout(layout, rules.deck, ace=c.ace)
+    outs = [int(Seat.parse(s) if isinstance(s, str) else s) for s in out]
+    if len(set(outs)) != len(outs) or not set(outs) <= set(range(4)):
+        raise BarbuError(f"bad list of seats already out: {list(out)!r}")
+    if start_rank is None and c.start == "first-card" and layout is not None and any(
+            run is not None for run in layout):
+        start_rank = _infer_start(rules, c, layout)
+    return DominoesGame(rules, c, hands, f, start_rank=start_rank, layout=layout, out=outs)
+
+
+def _infer_start(rules: Rules, c: Contract, layout: Sequence[Run]) -> int | None:
+    """The starting rank a layout implies (every run contains it), when only one fits."""
+    order = run_order(rules.deck, c.ace)
+    pos = {r: i for i, r in enumerate(order)}
+    fits = set(order)
+    for run in layout:
+        if run is not None:
+            if run[0] not in pos or run[1] not in pos:
+                return None
+            fits &= set(order[pos[run[0]]:pos[run[1]] + 1])
+    return fits.pop() if len(fits) == 1 else None
+
+
+class _Compiled:
+    """A validated position as kernel arrays, plus the integer scaling of the objective."""
+
+    def __init__(self, g: DominoesGame, w: list[Fraction], maxi: frozenset[int]) -> None:
+        c = g.contract
+        self.game = g
+        self.order = tuple(g.order)
+        self.nr = len(self.order)
+        own = np.full((4, 16), -1, dtype=np.int8)
+        for seat, h in enumerate(g.hands):
+            for card in h:
+                own[card // 13, g.pos[card % 13]] = seat
+        self.own = own
+        self.lo = np.full(4, 99, dtype=np.int64)
+        self.hi = np.full(4, -1, dtype=np.int64)
+        for s, run in enumerate(g.layout):
+            if run is not None:
+                self.lo[s] = g.pos[run[0]]
+                self.hi[s] = g.pos[run[1]]
+        self.cnt = np.array([len(h) for h in g.hands], dtype=np.int64)
+        self.sp = -1 if g.start_rank is None else g.pos[g.start_rank]
+        self.acep = g.pos[12] if c.ace_replay else -1
+        self.k = len(g.out)
+        self.outm = sum(1 << s for s in g.out)
+        dw = lcm(*(x.denominator for x in w))
+        dp = lcm(*(x.denominator for x in c.places))
+        self.scale = Fraction(dw * dp)
+        self.w = np.array([int(x * dw) for x in w], dtype=np.int64)
+        self.places = np.array([int(x * dp) for x in c.places], dtype=np.int64)
+        self.wfrac = w
+        self.maxm = sum(1 << s for s in maxi)
+        self.const = sum((w[seat] * c.places[i] for i, seat in enumerate(g.out)), Fraction(0))
+        vmin = np.zeros(16, dtype=np.int64)
+        vmax = np.zeros(16, dtype=np.int64)
+        for m in range(16):
+            kk = bin(m).count("1")
+            if kk >= 3:
+                continue
+            rest = [s for s in range(4) if not m >> s & 1]
+            vals = [sum(int(self.w[s]) * int(self.places[kk + i]) for i, s in enumerate(perm))
+                    for perm in permutations(rest)]
+            vmin[m] = min(vals)
+            vmax[m] = max(vals)
+        self.vmin = vmin
+        self.vmax = vmax
+
+    def card(self, move: int) -> int:
+        if move < 0:
+            return PASS
+        return 13 * (move >> 4) + self.order[move & 15]
+
+    def run(self, every: bool) -> dict[int, Fraction] | Fraction:
+        """Solve; ``every``: value of each root move, else the position's value."""
+        g = self.game
+        if g.over:
+            v = sum((wi * si for wi, si in zip(self.wfrac, g.score())), Fraction(0))
+            return {} if every else v
+        moves = np.zeros(64, dtype=np.int64)
+        vals = np.zeros(64, dtype=np.int64)
+        stats = np.zeros(4, dtype=np.int64)
+        mv = np.zeros((64, 16), dtype=np.int64)
+        sc = np.zeros((64, 16), dtype=np.int64)
+        hm = np.zeros(64, dtype=np.int64)
+        hp = np.zeros(64, dtype=np.int64)
+        inf = 1 << 60
+        with _TABLE.lock:
+            tk, tl, tu, tm, bits, gen = _TABLE.take()
+            n = _solve(self.own, self.lo.copy(), self.hi.copy(), self.cnt.copy(), self.nr,
+                       self.sp, self.acep, g.to_move, self.k, self.outm, -inf, inf, self.w,
+                       self.places, self.maxm, self.vmin, self.vmax, mv, sc, hm, hp, 0, tk,
+                       tl, tu, tm, bits, gen, stats, True, every, moves, vals)
+        self.stats = stats
+        if every:
+            return {self.card(int(moves[i])): self.const + Fraction(int(vals[i])) / self.scale
+                    for i in range(n)}
+        return self.const + Fraction(int(vals[0])) / self.scale
+
+
+def _compile(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+             contract: Contract | str, first: int | str | Seat, start_rank, layout, out,
+             seat, weights, maximizers) -> _Compiled:
+    r = _rules(rules)
+    c = _contract(r, contract)
+    g = _game(r, c, _hands(deal_or_hands), first, _rank_arg(start_rank), layout, out)
+    w, maxi = _objective(seat, weights, maximizers, g.to_move)
+    return _Compiled(g, w, maxi)
+
+
+# --------------------------------------------------------------------------------- API
+def solve_dominoes(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                   contract: Contract | str, *, first: int | str | Seat,
+                   start_rank: int | str | None = None,
+                   layout: Sequence[Run] | str | None = None,
+                   out: Sequence[int | str | Seat] = (),
+                   seat: int | str | Seat | None = None, weights: Sequence | None = None,
+                   maximizers: Iterable | None = None) -> Fraction:
+    """Double-dummy value of a Dominoes position (rules.md, "Dominoes (Fan Tan)").
+
+    Parameters
+    ----------
+    deal_or_hands : Deal or 4 iterables of card indices
+        The cards each seat holds now.
+    rules, contract
+        A preset (or its name) and its ``kind = "dominoes"`` contract (or id).
+    first : seat
+        The seat to play now (at the start of a hand: see :func:`dominoes_first_seat`).
+    start_rank : rank, optional
+        ``Rank`` value or text (``"7"``, ``"T"``). Required for ``start = "named"`` (unless
+        a ``first-card``-style layout implies it); for ``fixed`` presets it may be left out
+        and must equal the preset's; for ``first-card`` presets at the start of a hand it
+        restricts the first card to that rank (left out: any card).
+    layout : per-suit runs or layout text, optional
+        The cards on the table (:func:`parse_layout`); cards on the table plus cards in
+        hands must make the whole deck.
+    out : seats, optional
+        Seats already out, in the order they went out (seats with no cards that are not
+        listed count as out after those, in seat order, as the engine does).
+    seat : seat, optional
+        Guaranteed value of this seat (the others minimise it). Default: the seat to play.
+    weights, maximizers : optional
+        General linear objective instead of ``seat``: ``sum(weights[p] * score[p])``, with
+        the seats in ``maximizers`` maximising and the others minimising.
+
+    Returns
+    -------
+    Fraction
+        The exact minimax value of the objective over the places of the whole hand
+        (seats already out included).
+    """
+    comp = _compile(deal_or_hands, rules, contract, first, start_rank, layout, out, seat,
+                    weights, maximizers)
+    return comp.run(False)  # type: ignore[return-value]
+
+
+def solve_dominoes_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                         contract: Contract | str, *, first: int | str | Seat,
+                         start_rank: int | str | None = None,
+                         layout: Sequence[Run] | str | None = None,
+                         out: Sequence[int | str | Seat] = (),
+                         seat: int | str | Seat | None = None, weights: Sequence | None = None,
+                         maximizers: Iterable | None = None) -> dict[int, Fraction]:
+    """Value of each legal move of the seat to play (card index, or ``PASS`` = -1).
+
+    Same parameters as :func:`solve_dominoes`; the moves are those of
+    ``DominoesGame.legal()``. Empty when the hand is over.
+    """
+    comp = _compile(deal_or_hands, rules, contract, first, start_rank, layout, out, seat,
+                    weights, maximizers)
+    return dict(sorted(comp.run(True).items()))  # type: ignore[union-attr]
+
+
+def solve_dominoes_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]],
+                             rules: Rules | str, contract: Contract | str, *,
+                             first: int | str | Seat, start_rank: int | str | None = None,
+                             layout: Sequence[Run] | str | None = None,
+                             out: Sequence[int | str | Seat] = ()) -> dict[int, Fraction]:
+    """Guaranteed value of each seat (seat → value), same parameters as solve_dominoes."""
+    return {s: solve_dominoes(deal_or_hands, rules, contract, first=first,
+                              start_rank=start_rank, layout=layout, out=out, seat=s)
+            for s in range(4)}
+
+
+def dominoes_first_seat(rules: Rules | str, declarer: int | str | Seat) -> int:
+    """The seat that plays first in Dominoes (variant ``dominoes_first``: declarer or left)."""
+    r = _rules(rules)
+    d = int(Seat.parse(declarer) if isinstance(declarer, str) else declarer)
+    return d if r.variants["dominoes_first"] == "declarer" else (d + 1) % 4
+
+
+def dominoes_ranks(rules: Rules | str, contract: Contract | str) -> tuple[int, ...]:
+    """The starting ranks a declarer may choose: the preset's rank for ``fixed``, every rank
+    of the deck otherwise (low to high)."""
+    r = _rules(rules)
+    c = _contract(r, contract)
+    if c.start == "fixed":
+        return (int(c.start_rank),)  # type: ignore[arg-type]
+    return tuple(DECK_RANKS[r.deck])
+
+
+def dominoes_rank_table(deal: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                        contract: Contract | str, *, declarer: int | str | Seat,
+                        seat: int | str | Seat | None = None) -> list[tuple[int, Fraction]]:
+    """Value of each starting rank for ``seat`` (default the declarer), whole hand.
+
+    ``named``: every rank of the deck; ``fixed``: the preset's rank; ``first-card``: each
+    rank of which the first player holds a card (his first card sets it). The first player
+    follows ``dominoes_first``. Returns ``[(rank, value), …]``, ranks low to high; the
+    best is ``max(table, key=lambda t: t[1])``.
+    """
+    r = _rules(rules)
+    c = _contract(r, contract)
+    hands = _hands(deal)
+    first = dominoes_first_seat(r, declarer)
+    d = int(Seat.parse(declarer) if isinstance(declarer, str) else declarer)
+    x = d if seat is None else seat
+    ranks = dominoes_ranks(r, c)
+    if c.start == "first-card":
+        ranks = tuple(k for k in ranks if any(card % 13 == k for card in hands[first]))
+    out = []
+    for k in ranks:
+        out.append((k, solve_dominoes(hands, r, c, first=first, start_rank=k, seat=x)))
+    return out

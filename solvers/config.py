@@ -1,0 +1,10 @@
+"""Numba options: project policy, in one place (style.md, item 5).
+
+Every kernel is compiled with ``@njit(**NUMBA_OPTS)``. ``cache=True`` writes the compiled
+code next to the module so a second process starts warm; ``nogil=True`` lets threads run
+kernels side by side. Note: numba 0.68 segfaults on reloading a cached *mutually*
+recursive pair of functions; a single self-recursive function or an explicit-stack loop
+caches fine.
+"""
+
+NUMBA_OPTS = dict(cache=True, nogil=True)

@@ -1,0 +1,399 @@
+"""Dominoes (Fan Tan) double-dummy kernel: alpha-beta with a transposition table.
+
+Arrays and integers in, integers out; the analyzer (:mod:`analyzer.dominoes`) compiles a
+position into these arrays and turns the integer values back into exact fractions.
+
+Encoding (kernel side only)
+---------------------------
+Ranks are *positions* along a suit's run, low to high in the preset's ace order
+(``nr`` = 13 or 8 positions); ``sp`` is the starting rank's position (``-1``: not fixed
+yet, the first card sets it, ``first-card`` presets)::
+
+    own    ndarray(int8, shape=(4, 16))  seat holding (suit, position); -1 on the table
+    lo, hi ndarray(int64, shape=(4,))    run ends of each suit (positions); hi = -1 and
+                                         lo = 99 while the suit is unopened
+    cnt    ndarray(int64, shape=(4,))    cards left in each hand
+    move   16 * suit + position          (PASS = -1 at the root only)
+
+The cards on the table are exactly the runs, so the runs fix every hand: the search key
+is (runs, seat to move, starting position), and the stored value is the objective of the
+places still to be handed out, ``sum(w[p] * places[k + i])`` over the seats still playing.
+Passes are not nodes: the seat to move is always one who can play (a player who cannot
+play passes; a player who plays an ace with ``acep >= 0`` plays again if he can), and a
+seat with a single playable card plays it without a node ("forced chains"). When three
+seats are out the fourth takes ``places[3]`` and the hand ends (rules.md, "Dominoes").
+
+Objective: ``sum(w[p] * place_points[p])``; seats in the bit mask ``maxm`` maximise it,
+the others minimise (design.md, "Solution concepts"). Values are int64: the analyzer
+scales weights and places to integers.
+"""
+
+import numpy as np
+from numba import njit
+
+from solvers.config import NUMBA_OPTS
+
+INF = 1 << 60
+UNOPENED_LO = 99
+MAX_PLY = 64
+MAX_MOVES = 16
+# 0x9E3779B97F4A7C15 as a signed 64-bit integer (Fibonacci hashing)
+_GOLDEN = -7046029254386353131
+KEY_GEN_SHIFT = 40
+
+
+@njit(**NUMBA_OPTS)
+def _gen(own, lo, hi, nr, sp, p, buf):
+    """Playable moves of seat ``p`` into ``buf``; returns their number."""
+    n = 0
+    for s in range(4):
+        h = hi[s]
+        if h < 0:
+            if own[s, sp] == p:
+                buf[n] = s * 16 + sp
+                n += 1
+        else:
+            lw = lo[s]
+            if lw > 0 and own[s, lw - 1] == p:
+                buf[n] = s * 16 + lw - 1
+                n += 1
+            if h < nr - 1 and own[s, h + 1] == p:
+                buf[n] = s * 16 + h + 1
+                n += 1
+    return n
+
+
+@njit(**NUMBA_OPTS)
+def _can(own, lo, hi, nr, sp, p):
+    """True when seat ``p`` has a playable card."""
+    for s in range(4):
+        h = hi[s]
+        if h < 0:
+            if own[s, sp] == p:
+                return True
+        else:
+            lw = lo[s]
+            if lw > 0 and own[s, lw - 1] == p:
+                return True
+            if h < nr - 1 and own[s, h + 1] == p:
+                return True
+    return False
+
+
+@njit(**NUMBA_OPTS)
+def _apply(lo, hi, m):
+    s = m >> 4
+    pos = m & 15
+    if hi[s] < 0:
+        lo[s] = pos
+        hi[s] = pos
+    elif pos < lo[s]:
+        lo[s] = pos
+    else:
+        hi[s] = pos
+
+
+@njit(**NUMBA_OPTS)
+def _undo(lo, hi, m):
+    s = m >> 4
+    pos = m & 15
+    if lo[s] == hi[s]:
+        lo[s] = UNOPENED_LO
+        hi[s] = -1
+    elif pos == lo[s]:
+        lo[s] = pos + 1
+    else:
+        hi[s] = pos - 1
+
+
+@njit(**NUMBA_OPTS)
+def _next(own, lo, hi, nr, sp, cnt, p, again):
+    """The next seat to play after ``p`` (passes skipped); -1 if nobody can play."""
+    if again and cnt[p] > 0 and _can(own, lo, hi, nr, sp, p):
+        return p
+    q = p
+    for _ in range(4):
+        q = (q + 1) & 3
+        if cnt[q] > 0 and _can(own, lo, hi, nr, sp, q):
+            return q
+    return -1
+
+
+@njit(**NUMBA_OPTS)
+def _key(lo, hi, p, sp, gen):
+    key = 0
+    for s in range(4):
+        if hi[s] >= 0:
+            key |= (lo[s] * 16 + hi[s] + 1) << (8 * s)
+    return key | (p << 32) | (sp << 34) | gen
+
+
+@njit(**NUMBA_OPTS)
+def _last_seat(cnt):
+    for q in range(4):
+        if cnt[q] > 0:
+            return q
+    return -1
+
+
+@njit(**NUMBA_OPTS)
+def _order_score(own, lo, hi, nr, m, p, maxm, acep):
+    """Move-ordering guess: free the cards of one's own side, keep the others' blocked."""
+    s = m >> 4
+    pos = m & 15
+    side = (maxm >> p) & 1
+    score = 0
+    if pos == acep:
+        score += 8
+    for d in (-1, 1):
+        if hi[s] >= 0:
+            if d < 0 and pos > lo[s]:
+                continue
+            if d > 0 and pos < hi[s]:
+                continue
+        for j in range(1, 4):
+            x = pos + d * j
+            if x < 0 or x >= nr:
+                break
+            o = own[s, x]
+            if o < 0:
+                break
+            wgt = 4 - j
+            if o == p:
+                score += 2 * wgt
+            elif ((maxm >> o) & 1) == side:
+                score += wgt
+            else:
+                score -= 2 * wgt
+    return score
+
+
+@njit(**NUMBA_OPTS)
+def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, maxm,
+           vmin, vmax, mv, sc, hm, hp, ply, tkey, tlb, tub, tmv, bits, gen, stats,
+           root, every, moves_out, vals_out):
+    """Value of the places still to hand out, seat ``p`` to play (fail-soft alpha-beta).
+
+    Inner nodes (``root = False``): ``p`` can play and fewer than three seats are out.
+
+    The root (``root = True``, called from Python with ``ply = 0``): ``p`` holds cards and
+    may have to pass; ``sp = -1`` means the first card (any card of ``p``) fixes the
+    starting position. Root moves go to ``moves_out`` (``16 * suit + position``, or -1 for
+    a pass) and the number of them is returned; with ``every`` each move's exact value
+    goes to ``vals_out``, otherwise the position's value goes to ``vals_out[0]``.
+
+    Scratch: ``mv``, ``sc`` ``int64[64, 16]``, ``hm``, ``hp`` ``int64[64]``. Transposition
+    table: ``tkey``, ``tlb``, ``tub``, ``tmv`` ``int64[2**bits]``; ``gen`` (a multiple of
+    ``2**40``) stamps this solve's keys. ``stats[0]`` counts nodes, ``stats[1]`` table hits.
+    """
+    no = root != root  # False, typed as a variable: every recursive call has one signature
+    if root:
+        ply1 = ply + 1
+        n = 0
+        if sp < 0:
+            for s in range(4):
+                for x in range(nr):
+                    if own[s, x] == p and hi[s] < 0:
+                        moves_out[n] = s * 16 + x
+                        n += 1
+        else:
+            n = _gen(own, lo, hi, nr, sp, p, moves_out)
+            if n == 0:
+                moves_out[0] = -1
+                n = 1
+        maximizing = ((maxm >> p) & 1) == 1
+        a = alpha
+        b = beta
+        best = -INF if maximizing else INF
+        for i in range(n):
+            m = moves_out[i]
+            if every:
+                a = alpha
+                b = beta
+            if m < 0:
+                q = _next(own, lo, hi, nr, sp, cnt, p, False)
+                v = _solve(own, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
+                           vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb, tub, tmv, bits, gen,
+                           stats, no, no, moves_out, vals_out)
+            else:
+                sp2 = sp if sp >= 0 else (m & 15)
+                _apply(lo, hi, m)
+                cnt[p] -= 1
+                if cnt[p] == 0:
+                    r = w[p] * places[k]
+                    if k == 2:
+                        v = r + w[_last_seat(cnt)] * places[3]
+                    else:
+                        q = _next(own, lo, hi, nr, sp2, cnt, p, False)
+                        v = r + _solve(own, lo, hi, cnt, nr, sp2, acep, q, k + 1,
+                                       outm | (1 << p), a - r, b - r, w, places, maxm, vmin,
+                                       vmax, mv, sc, hm, hp, ply1, tkey, tlb, tub, tmv, bits,
+                                       gen, stats, no, no, moves_out, vals_out)
+                else:
+                    q = _next(own, lo, hi, nr, sp2, cnt, p, (m & 15) == acep)
+                    v = _solve(own, lo, hi, cnt, nr, sp2, acep, q, k, outm, a, b, w, places,
+                               maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb, tub, tmv, bits,
+                               gen, stats, no, no, moves_out, vals_out)
+                _undo(lo, hi, m)
+                cnt[p] += 1
+            if every:
+                vals_out[i] = v
+            if maximizing:
+                if v > best:
+                    best = v
+                if best > a:
+                    a = best
+            else:
+                if v < best:
+                    best = v
+                if best < b:
+                    b = best
+            if not every and a >= b:
+                break
+        if not every:
+            vals_out[0] = best
+        return n
+
+    acc = 0
+    ply0 = ply
+    n = 0
+    # forced chain: a seat with a single playable card plays it, no node
+    while True:
+        n = _gen(own, lo, hi, nr, sp, p, mv[ply])
+        if n >= 2:
+            break
+        m = mv[ply, 0]
+        _apply(lo, hi, m)
+        cnt[p] -= 1
+        hm[ply] = m
+        hp[ply] = p
+        ply += 1
+        if cnt[p] == 0:
+            acc += w[p] * places[k]
+            k += 1
+            outm |= 1 << p
+            if k == 3:
+                acc += w[_last_seat(cnt)] * places[3]
+                for i in range(ply - 1, ply0 - 1, -1):
+                    _undo(lo, hi, hm[i])
+                    cnt[hp[i]] += 1
+                return acc
+            p = _next(own, lo, hi, nr, sp, cnt, p, False)
+        else:
+            p = _next(own, lo, hi, nr, sp, cnt, p, (m & 15) == acep)
+
+    stats[0] += 1
+    a = alpha - acc
+    b = beta - acc
+    result = 0
+    done = False
+    if vmax[outm] <= a:
+        result = vmax[outm]
+        done = True
+    elif vmin[outm] >= b:
+        result = vmin[outm]
+        done = True
+    key = 0
+    idx = 0
+    ttm = -1
+    if not done:
+        key = _key(lo, hi, p, sp, gen)
+        idx = ((key * _GOLDEN) >> (64 - bits)) & ((1 << bits) - 1)
+        if tkey[idx] == key:
+            stats[1] += 1
+            tl = tlb[idx]
+            tu = tub[idx]
+            ttm = tmv[idx]
+            if tl >= b:
+                result = tl
+                done = True
+            elif tu <= a:
+                result = tu
+                done = True
+            elif tl == tu:
+                result = tl
+                done = True
+            else:
+                if tl > a:
+                    a = tl
+                if tu < b:
+                    b = tu
+    if not done:
+        row = mv[ply]
+        srow = sc[ply]
+        for i in range(n):
+            if row[i] == ttm:
+                srow[i] = 1 << 20
+            else:
+                srow[i] = _order_score(own, lo, hi, nr, row[i], p, maxm, acep)
+        a0 = a
+        b0 = b
+        maximizing = ((maxm >> p) & 1) == 1
+        best = -INF if maximizing else INF
+        bestm = -1
+        for i in range(n):
+            # selection: best remaining guess first
+            j = i
+            for t in range(i + 1, n):
+                if srow[t] > srow[j]:
+                    j = t
+            if j != i:
+                tmp = row[i]
+                row[i] = row[j]
+                row[j] = tmp
+                tmp = srow[i]
+                srow[i] = srow[j]
+                srow[j] = tmp
+            m = row[i]
+            _apply(lo, hi, m)
+            cnt[p] -= 1
+            if cnt[p] == 0:
+                r = w[p] * places[k]
+                if k == 2:
+                    v = r + w[_last_seat(cnt)] * places[3]
+                else:
+                    q = _next(own, lo, hi, nr, sp, cnt, p, False)
+                    v = r + _solve(own, lo, hi, cnt, nr, sp, acep, q, k + 1, outm | (1 << p),
+                                   a - r, b - r, w, places, maxm, vmin, vmax, mv, sc, hm, hp,
+                                   ply + 1, tkey, tlb, tub, tmv, bits, gen, stats, no,
+                                   no, moves_out, vals_out)
+            else:
+                q = _next(own, lo, hi, nr, sp, cnt, p, (m & 15) == acep)
+                v = _solve(own, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
+                           vmin, vmax, mv, sc, hm, hp, ply + 1, tkey, tlb, tub, tmv, bits, gen,
+                           stats, no, no, moves_out, vals_out)
+            _undo(lo, hi, m)
+            cnt[p] += 1
+            if maximizing:
+                if v > best:
+                    best = v
+                    bestm = m
+                    if best > a:
+                        a = best
+            else:
+                if v < best:
+                    best = v
+                    bestm = m
+                    if best < b:
+                        b = best
+            if a >= b:
+                break
+        if tkey[idx] != key:
+            tkey[idx] = key
+            tlb[idx] = -INF
+            tub[idx] = INF
+        if best <= a0:
+            if best < tub[idx]:
+                tub[idx] = best
+        elif best >= b0:
+            if best > tlb[idx]:
+                tlb[idx] = best
+        else:
+            tlb[idx] = best
+            tub[idx] = best
+        tmv[idx] = bestm
+        result = best
+    for i in range(ply - 1, ply0 - 1, -1):
+        _undo(lo, hi, hm[i])
+        cnt[hp[i]] += 1
+    return acc + result
