@@ -8,7 +8,8 @@ File format (see ``data/rules/tournament.toml`` for a commented example)::
 
     name, description, deck            top level
     [match]     hands, run, order, contracts
-    [variants]  chooser, dealer, lead, dominoes_first, doubles, positive_declarer_only,
+    [variants]  chooser, dealer, lead, dominoes_first, doubles, declarer_doubles,
+                positive_declarer_only,
                 redouble, quota, positive_settlement, undoubled_negative, heart_lead,
                 forced_discard, void_must_ruff
     [contracts.ID]  kind = "tricks" | "dominoes" and that kind's keys (CONTRACT_KEYS)
@@ -48,6 +49,7 @@ VARIANT_KEYS: dict[str, Any] = {
     "lead": ("declarer", "left"),
     "dominoes_first": ("declarer", "left"),
     "doubles": ("any", "declarer-only", "none"),
+    "declarer_doubles": ("redouble", "any"),
     "positive_declarer_only": bool,
     "redouble": bool,
     "quota": int,
@@ -59,7 +61,8 @@ VARIANT_KEYS: dict[str, Any] = {
 }
 VARIANT_DEFAULTS: dict[str, Any] = {
     "chooser": "declarer", "dealer": "right", "lead": "declarer", "dominoes_first": "declarer",
-    "doubles": "any", "positive_declarer_only": True, "redouble": True, "quota": 2,
+    "doubles": "any", "declarer_doubles": "redouble", "positive_declarer_only": True,
+    "redouble": True, "quota": 2,
     "positive_settlement": "difference", "undoubled_negative": "play", "heart_lead": "always",
     "forced_discard": False, "void_must_ruff": True,
 }

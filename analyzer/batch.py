@@ -1,0 +1,48 @@
+"""Batches of solve jobs: read a job file, solve on several processes, keep the order.
+
+Each line of a batch file is a PBN deal (the command-line options apply) or a JSON
+object ``{"deal": …, option: value, …}`` whose keys override them; blank lines and lines
+starting with ``#`` are skipped. Results come back in input order, one dict per job; a job
+that fails becomes ``{"line": n, "error": "…"}`` so one bad line does not stop the batch.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from pathlib import Path
+from typing import Any, Iterator, Mapping, TextIO
+
+from analyzer.errors import BarbuError
+from analyzer.jobs import batch_worker, parse_batch_line
+
+
+def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
+               ) -> list[tuple[int, dict[str, Any]]]:
+    """``[(line number, job), …]`` from a batch file or stream."""
+    if isinstance(source, (str, Path)):
+        p = Path(source)
+        if not p.is_file():
+            raise BarbuError(f"batch file not found: {source}")
+        lines = p.read_text(encoding="utf-8").splitlines()
+    else:
+        lines = source.read().splitlines()
+    jobs = []
+    for i, line in enumerate(lines, 1):
+        t = line.strip()
+        if t and not t.startswith("#"):
+            jobs.append((i, parse_batch_line(t, defaults, i)))
+    if not jobs:
+        raise BarbuError("the batch holds no job")
+    return jobs
+
+
+def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
+              ) -> Iterator[dict[str, Any]]:
+    """Solve every job, yielding results in input order (``workers`` processes)."""
+    if workers <= 1 or len(jobs) == 1:
+        for item in jobs:
+            yield batch_worker(item)
+        return
+    ctx = mp.get_context("fork")
+    with ctx.Pool(min(workers, len(jobs))) as pool:
+        yield from pool.imap(batch_worker, jobs, chunksize=1)

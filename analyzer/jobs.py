@@ -1,0 +1,378 @@
+"""Solve jobs: one question about one deal, from command-line options or a batch line.
+
+A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
+options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, cards,
+all_seats, trick, layout, out``). :func:`solve_job` validates it, routes it to the trick
+solver (:mod:`analyzer.solve`) or the Dominoes solver (:mod:`analyzer.dominoes`) and
+returns a JSON-able dict in the stable shapes of ``design.md``:
+
+* one solve → ``{"contract", "trump", "rank", "seat" or "side", "leader", "value", …}``;
+* ``all_seats`` → ``"values": {"N": …, "E": …, "S": …, "W": …}``;
+* ``cards`` → ``"cards": [{"card": "SA", "value": …}, …]`` for the player to move;
+* no contract → ``"rows": [{"contract", "trump", "rank", "seat", "value"}, …]``, one row
+  per option (every trump suit, every starting rank) and seat, plus ``"best"``.
+
+Defaults: declarer N; the leader (or first player in Dominoes) follows the preset
+(``variants.lead`` / ``variants.dominoes_first``); the solved seat is the declarer.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any, Iterable, Mapping, Sequence
+
+from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, card_index, card_name,
+                            format_hand, parse_hand, validate_hands)
+from analyzer.doubling import to_number
+from analyzer.errors import BarbuError
+from analyzer.rules import Contract, Rules, load_rules
+
+JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", "seat",
+            "side", "cards", "all_seats", "trick", "layout", "out")
+
+
+# --------------------------------------------------------------------------- parsing
+def parse_position(text: str, deck: int | None = None) -> tuple[list[frozenset[int]], int]:
+    """Parse a PBN deal whose hands may differ in length (a trick in progress).
+
+    Returns the four hands (seat order) and the deck size (given, else 32 when every card
+    is a 7 or higher and no hand is longer than 8, else 52).
+    """
+    t = str(text).strip().strip('"')
+    if not t:
+        raise BarbuError("empty deal")
+    tokens = t.split()
+    first = Seat.N
+    if ":" in tokens[0]:
+        head, _, rest = tokens[0].partition(":")
+        first = Seat.parse(head)
+        tokens[0] = rest
+    labelled = [tok for tok in tokens[1:] if ":" in tok]
+    if labelled and len(labelled) != len(tokens) - 1:
+        raise BarbuError(f"bad deal {text!r}: label every hand (E:…) or none")
+    if len(tokens) != 4:
+        raise BarbuError(f"bad deal {text!r}: expected four hands, got {len(tokens)}")
+    hands: list[frozenset[int] | None] = [None] * 4
+    for i, tok in enumerate(tokens):
+        seat = Seat((first + i) % 4)
+        if labelled and i > 0:
+            head, _, tok = tok.partition(":")
+            seat = Seat.parse(head)
+        if hands[seat] is not None:
+            raise BarbuError(f"bad deal {text!r}: seat {seat.name} given twice")
+        hands[seat] = parse_hand(tok)
+    hs = [h for h in hands if h is not None]
+    if deck is None:
+        allc = [c for h in hs for c in h]
+        deck = 32 if allc and all(c % 13 >= 5 for c in allc) and max(map(len, hs)) <= 8 \
+            else 52
+    validate_hands(hs, deck, equal=False)
+    return hs, deck
+
+
+def parse_cards(spec: str | Sequence[str] | None) -> list[int]:
+    """``"SA,HK"`` or ``["SA", "HK"]`` → card indices."""
+    if spec is None or spec == "" or spec == []:
+        return []
+    items = spec.replace(" ", ",").split(",") if isinstance(spec, str) else list(spec)
+    return [card_index(x) for x in items if str(x).strip()]
+
+
+def _seat(x: Any, what: str) -> int:
+    try:
+        return int(Seat.parse(x)) if not isinstance(x, int) else int(Seat(x))
+    except (BarbuError, ValueError):
+        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W") from None
+
+
+def _side(x: Any) -> tuple[int, ...]:
+    text = "".join(x) if isinstance(x, (list, tuple)) else str(x)
+    seats = tuple(sorted({_seat(ch, "side seat") for ch in text.replace(",", "")}))
+    if not seats or len(seats) > 3:
+        raise BarbuError(f"bad side {x!r}: name one to three seats, like NS")
+    return seats
+
+
+def _trump(x: Any) -> int | None:
+    if x is None or x == "":
+        return None
+    try:
+        return int(Suit.parse(x))
+    except BarbuError:
+        raise BarbuError(f"bad trump suit {x!r}: expected one of S, H, D, C") from None
+
+
+def _rank(x: Any, deck: int) -> int | None:
+    if x is None or x == "":
+        return None
+    r = int(Rank.parse(str(x)))
+    if deck == 32 and r < 5:
+        raise BarbuError(f"rank {x} is not in the 32-card deck")
+    return r
+
+
+def _num(x: Fraction) -> int | float | str:
+    return to_number(x)
+
+
+# --------------------------------------------------------------------------- the job
+class Job:
+    """A validated solve job (see the module docstring)."""
+
+    def __init__(self, job: Mapping[str, Any]) -> None:
+        unknown = [k for k in job if k not in JOB_KEYS]
+        if unknown:
+            raise BarbuError(f"unknown job option {unknown[0]!r} (expected one of "
+                             + ", ".join(JOB_KEYS) + ")")
+        if not job.get("deal"):
+            raise BarbuError("no deal given")
+        self.rules: Rules = load_rules(job.get("rules"))
+        r = self.rules
+        hands, deck = parse_position(job["deal"], r.deck)
+        self.declarer = _seat(job.get("declarer") or "N", "declarer")
+        lead = job.get("leader")
+        self.leader_given = lead is not None and lead != ""
+        self.leader = _seat(lead, "leader") if self.leader_given else (
+            self.declarer if r.variants["lead"] == "declarer" else (self.declarer + 1) % 4)
+        self.trick = parse_cards(job.get("trick"))
+        if self.trick:
+            hands = self._remove_trick(hands)
+        self.hands = hands
+        self.contract: Contract | None = r.contract(job["contract"]) if job.get(
+            "contract") else None
+        self.trump = _trump(job.get("trump"))
+        self.rank = _rank(job.get("rank"), r.deck)
+        self.side = _side(job["side"]) if job.get("side") else None
+        seat = job.get("seat")
+        if seat is not None and seat != "":
+            self.seat: int | None = _seat(seat, "seat")
+        else:
+            self.seat = None if self.side else self.declarer
+        self.cards = bool(job.get("cards"))
+        self.all_seats = bool(job.get("all_seats"))
+        self.layout = job.get("layout")
+        self.out = [_seat(x, "seat out") for x in (job.get("out") or [])]
+        if isinstance(job.get("out"), str):
+            self.out = [_seat(x, "seat out") for x in str(job["out"]).replace(",", "")]
+        if self.all_seats and self.side:
+            raise BarbuError("--all-seats solves each seat alone: drop --side")
+        c = self.contract
+        if c is not None:
+            if c.is_tricks:
+                if self.rank is not None:
+                    raise BarbuError(f"{c.id} has no starting rank: drop --rank")
+                if self.layout:
+                    raise BarbuError("--layout is for dominoes")
+                if c.trumps and self.trump is None:
+                    raise BarbuError(f"{c.id} needs a trump suit: --trump S|H|D|C")
+                if not c.trumps and self.trump is not None:
+                    raise BarbuError(f"{c.id} is played without trumps: drop --trump")
+            else:
+                if self.trump is not None:
+                    raise BarbuError(f"{c.id} has no trump suit: drop --trump")
+                if self.trick:
+                    raise BarbuError("dominoes has no tricks: drop --trick")
+                if self.side:
+                    raise BarbuError("dominoes takes --seat, not --side")
+        elif self.trick or self.layout:
+            raise BarbuError("name the contract (--contract) to solve a position in progress")
+
+    def _remove_trick(self, hands: list[frozenset[int]]) -> list[frozenset[int]]:
+        """Cards of the current trick: removed from the hands when still there."""
+        if len(self.trick) > 3:
+            raise BarbuError("--trick lists more than three cards")
+        lens = {len(h) for h in hands}
+        if len(lens) == 1:  # hands as at the start of the trick
+            out = [set(h) for h in hands]
+            for i, c in enumerate(self.trick):
+                s = (self.leader + i) % 4
+                if c not in out[s]:
+                    raise BarbuError(f"trick card {card_name(c)} is not in "
+                                     f"{Seat(s).name}'s hand (the leader is "
+                                     f"{Seat(self.leader).name})")
+                out[s].discard(c)
+            return [frozenset(h) for h in out]
+        return hands
+
+    # ---------------------------------------------------------------- questions
+    def who(self) -> dict[str, Any]:
+        if self.side:
+            return {"side": "".join(Seat(s).name for s in self.side)}
+        return {"seat": Seat(self.seat).name}  # type: ignore[arg-type]
+
+    def header(self, c: Contract | None) -> dict[str, Any]:
+        h = {"rules": self.rules.name, "deal": _deal_text(self.hands),
+             "declarer": Seat(self.declarer).name}
+        if c is not None:
+            h["contract"] = c.id
+        return h
+
+    def first_player(self) -> int:
+        from analyzer.dominoes import dominoes_first_seat
+        return self.leader if self.leader_given else dominoes_first_seat(self.rules,
+                                                                          self.declarer)
+
+    def solve_one(self, c: Contract, seat: int | None, side: tuple[int, ...] | None,
+                  trump: int | None, rank: int | None) -> Fraction:
+        if c.is_dominoes:
+            from analyzer.dominoes import solve_dominoes
+            return solve_dominoes(self.hands, self.rules, c, first=self.first_player(),
+                                  start_rank=rank, layout=self.layout, out=self.out,
+                                  seat=seat)
+        from analyzer.solve import solve
+        return solve(self.hands, self.rules, c, trump=trump, leader=self.leader,
+                     seat=seat, side=side, trick=self.trick)
+
+    def card_values(self, c: Contract) -> dict[int, Fraction]:
+        if c.is_dominoes:
+            from analyzer.dominoes import solve_dominoes_cards
+            return solve_dominoes_cards(self.hands, self.rules, c, first=self.first_player(),
+                                        start_rank=self.rank, layout=self.layout,
+                                        out=self.out, seat=self.seat)
+        from analyzer.solve import solve_cards
+        return solve_cards(self.hands, self.rules, c, trump=self.trump, leader=self.leader,
+                           seat=self.seat, side=self.side, trick=self.trick)
+
+    def options(self) -> list[tuple[Contract, int | None, int | None]]:
+        """Every option of the preset's match: each trump suit, each starting rank."""
+        from analyzer.dominoes import dominoes_ranks
+        out: list[tuple[Contract, int | None, int | None]] = []
+        for cid in self.rules.match_contracts:
+            c = self.rules.contracts[cid]
+            if c.is_dominoes:
+                if c.start == "first-card":
+                    out.append((c, None, None))
+                else:
+                    out.extend((c, None, k) for k in dominoes_ranks(self.rules, c))
+            elif c.trumps:
+                out.extend((c, s, None) for s in range(4))
+            else:
+                out.append((c, None, None))
+        return out
+
+    def run(self) -> dict[str, Any]:
+        c = self.contract
+        if c is None:
+            return self.table()
+        res = self.header(c)
+        res["trump"] = None if self.trump is None else "SHDC"[self.trump]
+        res["rank"] = None if self.rank is None else RANK_CHARS[self.rank]
+        if c.is_dominoes:
+            res["first"] = Seat(self.first_player()).name
+            if self.layout:
+                res["layout"] = self.layout if isinstance(self.layout, str) else str(
+                    self.layout)
+            if self.rank is None and c.start == "named" and not self.layout:
+                return self.rank_table(c, res)
+        else:
+            res["leader"] = Seat(self.leader).name
+            if self.trick:
+                res["trick"] = [card_name(x) for x in self.trick]
+        if self.all_seats:
+            res["values"] = {Seat(p).name: _num(self.solve_one(c, p, None, self.trump,
+                                                               self.rank))
+                             for p in range(4)}
+            return res
+        res.update(self.who())
+        res["value"] = _num(self.solve_one(c, self.seat, self.side, self.trump, self.rank))
+        if self.cards:
+            vals = self.card_values(c)
+            res["to_move"] = Seat(self._to_move(c)).name
+            res["cards"] = [{"card": "pass" if k < 0 else card_name(k), "value": _num(v)}
+                            for k, v in sorted(vals.items(), key=lambda kv: -kv[1]
+                                               if self._maximises(c) else kv[1])]
+        return res
+
+    def _to_move(self, c: Contract) -> int:
+        if c.is_dominoes:
+            return self.first_player()
+        return (self.leader + len(self.trick)) % 4
+
+    def _maximises(self, c: Contract) -> bool:
+        mover = self._to_move(c)
+        return mover in (self.side or ()) or mover == self.seat
+
+    def rank_table(self, c: Contract, res: dict[str, Any]) -> dict[str, Any]:
+        """Every starting rank for the seat (the declarer by default), the best marked."""
+        from analyzer.dominoes import dominoes_ranks
+        seat = self.seat if self.seat is not None else self.declarer
+        rows = []
+        for k in dominoes_ranks(self.rules, c):
+            v = self.solve_one(c, seat, None, None, k)
+            rows.append({"contract": c.id, "trump": None, "rank": RANK_CHARS[k],
+                         "seat": Seat(seat).name, "value": v})
+        best = max(range(len(rows)), key=lambda i: rows[i]["value"])
+        for i, row in enumerate(rows):
+            row["value"] = _num(row["value"])
+            row["best"] = i == best
+        res.update(rows=rows, best=dict(rows[best]))
+        return res
+
+    def table(self) -> dict[str, Any]:
+        """No contract: every option for the declarer (or every seat with all_seats)."""
+        res = self.header(None)
+        res["leader"] = Seat(self.leader).name
+        seats = list(range(4)) if self.all_seats else [
+            self.seat if self.seat is not None else self.declarer]
+        if self.side:
+            raise BarbuError("the table of every contract is per seat: drop --side "
+                             "or name a --contract")
+        rows = []
+        for c, trump, rank in self.options():
+            for p in seats:
+                v = self.solve_one(c, p, None, trump, rank)
+                rows.append({"contract": c.id,
+                             "trump": None if trump is None else "SHDC"[trump],
+                             "rank": None if rank is None else RANK_CHARS[rank],
+                             "seat": Seat(p).name, "value": v})
+        if len(seats) == 1:
+            best = max(range(len(rows)), key=lambda i: rows[i]["value"])
+            res["best"] = {k: (_num(v) if k == "value" else v)
+                           for k, v in rows[best].items()}
+        for row in rows:
+            row["value"] = _num(row["value"])
+        res["rows"] = rows
+        return res
+
+
+def _deal_text(hands: Sequence[Iterable[int]]) -> str:
+    return "N:" + " ".join(format_hand(h) for h in hands)
+
+
+def solve_job(job: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate and solve one job; the result is JSON-able (see the module docstring)."""
+    return Job(job).run()
+
+
+def parse_batch_line(line: str, defaults: Mapping[str, Any], lineno: int) -> dict[str, Any]:
+    """A batch line: a PBN deal, or a JSON object ``{"deal": …, option: value, …}``;
+    its keys override ``defaults`` (the command-line options)."""
+    t = line.strip()
+    job = {k: v for k, v in defaults.items() if v is not None}
+    if t.startswith("{"):
+        try:
+            obj = json.loads(t)
+        except json.JSONDecodeError as e:
+            raise BarbuError(f"line {lineno}: bad JSON ({e.msg})") from None
+        if not isinstance(obj, dict):
+            raise BarbuError(f"line {lineno}: a job must be a JSON object")
+        job.update(obj)
+    else:
+        job["deal"] = t
+    return job
+
+
+def batch_worker(item: tuple[int, dict[str, Any]]) -> dict[str, Any]:
+    """Solve one batch job; errors become ``{"line": n, "error": message}``."""
+    lineno, job = item
+    try:
+        out = solve_job(job)
+    except BarbuError as e:
+        return {"line": lineno, "error": str(e)}
+    out["line"] = lineno
+    return out
+
+
+__all__ = ["solve_job", "Job", "parse_position", "parse_cards", "parse_batch_line",
+           "batch_worker", "JOB_KEYS", "Deal"]

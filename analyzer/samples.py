@@ -1,0 +1,32 @@
+"""Built-in sample deals (``data/samples/deals.pbn``) and seeded random deals."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from analyzer.cards import format_deal, random_deal
+from analyzer.errors import BarbuError
+from analyzer.rules import load_rules
+
+
+def sample_deals() -> list[str]:
+    """The PBN deals shipped in ``data/samples/deals.pbn`` (comments and blanks skipped)."""
+    text = resources.files("data").joinpath("samples", "deals.pbn").read_text("utf-8")
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def example_deal() -> str:
+    """The deal ``barbu solve --example`` solves."""
+    return sample_deals()[0]
+
+
+def random_deals(count: int, seed: int | None, rules: str | None = None,
+                 length: int | None = None) -> list[str]:
+    """``count`` seeded random deals of the preset's deck, as PBN."""
+    if count < 1:
+        raise BarbuError(f"--count must be at least 1, got {count}")
+    import numpy as np
+
+    r = load_rules(rules)
+    rng = np.random.default_rng(seed)
+    return [format_deal(random_deal(rng, deck=r.deck, length=length)) for _ in range(count)]

@@ -1,0 +1,221 @@
+"""barbu: the command line. Parse, call analyzer/reports, print. No logic lives here.
+
+Every bad input ends as one line on stderr, ``barbu: error: …``, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from analyzer.errors import BarbuError
+
+app = typer.Typer(
+    name="barbu",
+    help="Double-dummy analyser and contract advisor for Barbu.\n\n"
+         "Seats N E S W, suits S H D C, ranks 2-9 T J Q K A, cards suit then rank (SA, HT). "
+         "Deals in PBN: \"N:AKQ2.JT9.876.543 <E> <S> <W>\" (suits S.H.D.C).",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+rules_app = typer.Typer(help="List, show and save rules presets.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+
+def _emit(obj: Any) -> None:
+    typer.echo(json.dumps(obj, ensure_ascii=False))
+
+
+# ------------------------------------------------------------------------------ solve
+SOLVE_HELP = """Solve a deal or an endgame double dummy.
+
+DEAL is a PBN deal ("N:AKQ2.JT9.876.543 …", hands clockwise from the named seat), a
+full deal or an endgame with equal hands. With --trick, the cards already played to the
+current trick (the leader's first), taken from the hands if they are still there.
+
+The value is the *guaranteed* value of a seat: what it can make for sure when the other
+three, seeing every card, play against it. Without --contract: a table of every option
+of the preset (each trump suit, each Dominoes starting rank) for the declarer.
+"""
+
+
+@app.command(help=SOLVE_HELP)
+def solve(
+    deal: Optional[str] = typer.Argument(None, help="PBN deal (omit with --batch or --example)."),
+    contract: Optional[str] = typer.Option(None, "--contract", "-c",
+                                           help="Contract id or alias (see `barbu rules show`)."),
+    trump: Optional[str] = typer.Option(None, "--trump", "-t", help="Trump suit for trumps: S H D C."),
+    rank: Optional[str] = typer.Option(None, "--rank", help="Dominoes starting rank (2-9 T J Q K A)."),
+    declarer: str = typer.Option("N", "--declarer", "-d", help="The declarer's seat."),
+    leader: Optional[str] = typer.Option(None, "--leader", "-l",
+                                         help="Leader of the current trick (default: as the preset says, "
+                                              "usually the declarer)."),
+    seat: Optional[str] = typer.Option(None, "--seat", "-s",
+                                       help="Seat whose guaranteed value to solve (default the declarer)."),
+    side: Optional[str] = typer.Option(None, "--side",
+                                       help="A partnership maximising its combined score, e.g. NS."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset name or rules file."),
+    cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card for the player to move."),
+    all_seats: bool = typer.Option(False, "--all-seats", help="Guaranteed value of each seat."),
+    trick: Optional[str] = typer.Option(None, "--trick",
+                                        help="Cards already played to the current trick, e.g. SA,S2."),
+    layout: Optional[str] = typer.Option(None, "--layout",
+                                         help="Dominoes table in progress, e.g. \"S:5-9 H:- D:7 C:-\"."),
+    out: Optional[str] = typer.Option(None, "--out", help="Dominoes: seats already out, in order, e.g. EN."),
+    batch: Optional[Path] = typer.Option(None, "--batch",
+                                         help="File of jobs, one a line: a PBN deal or a JSON object "
+                                              "{\"deal\": …, option: value}; '-' reads stdin."),
+    workers: int = typer.Option(0, "--workers", "-w", help="Processes for --batch (0: all cores)."),
+    example: bool = typer.Option(False, "--example", help="Solve the built-in example deal."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (one object; one line per job with --batch)."),
+) -> None:
+    from analyzer.jobs import solve_job
+    from analyzer.samples import example_deal
+    from reports.text import render_solve
+
+    opts = {"rules": rules, "contract": contract, "trump": trump, "rank": rank,
+            "declarer": declarer, "leader": leader, "seat": seat, "side": side,
+            "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
+            "out": out}
+    if batch is not None:
+        if deal is not None or example:
+            raise BarbuError("give a DEAL or --batch FILE, not both")
+        _solve_batch(batch, opts, workers)
+        return
+    if example:
+        if deal is not None:
+            raise BarbuError("give a DEAL or --example, not both")
+        deal = example_deal()
+    if deal is None:
+        raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
+    res = solve_job({**opts, "deal": deal})
+    _emit(res) if as_json else typer.echo(render_solve(res))
+
+
+def _solve_batch(path: Path, opts: dict[str, Any], workers: int) -> None:
+    from analyzer.batch import read_batch, run_batch
+
+    jobs = read_batch(sys.stdin if str(path) == "-" else path, opts)
+    show = sys.stderr.isatty()
+    with typer.progressbar(length=len(jobs), label="solving", file=sys.stderr,
+                           show_pos=True, show_eta=True) if show else _NoBar() as bar:
+        for res in run_batch(jobs, workers or os.cpu_count() or 1):
+            bar.update(1)
+            _emit(res)
+
+
+class _NoBar:
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *a: Any) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        return None
+
+
+# ------------------------------------------------------------------------------ deal
+@app.command("deal")
+def deal_cmd(
+    count: int = typer.Option(1, "--count", "-n", help="How many deals."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (random when omitted)."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset (sets the deck)."),
+    length: Optional[int] = typer.Option(None, "--length", help="Cards a hand (an endgame)."),
+) -> None:
+    """Print random deals in PBN, one a line (feed them to `barbu solve --batch -`)."""
+    from analyzer.samples import random_deals
+
+    for d in random_deals(count, seed, rules, length):
+        typer.echo(d)
+
+
+# ------------------------------------------------------------------------------ score
+@app.command()
+def score(
+    match_file: Path = typer.Argument(..., help="Match sheet file (TOML, see docs/match-format.md)."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r",
+                                        help="Preset or rules file (default: the file's own, else tournament)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Score a match sheet: raw and net per hand, running totals, checks and the quota."""
+    from analyzer.match import score_match
+    from reports.sheet import render_match
+
+    result = score_match(match_file, rules)
+    _emit(result.to_json()) if as_json else typer.echo(render_match(result))
+
+
+# ------------------------------------------------------------------------------ rules
+@rules_app.command("list")
+def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """The presets: built-in ones, then yours ($BARBU_HOME/rules)."""
+    from analyzer.rules import list_presets
+    from reports.text import render_rules_list
+
+    rows = list_presets()
+    if as_json:
+        _emit([{"name": n, "where": w, "description": d} for n, w, d in rows])
+    else:
+        typer.echo(render_rules_list(rows))
+
+
+@rules_app.command("show")
+def rules_show(name: str = typer.Argument("tournament", help="Preset name or rules file."),
+               as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Show a preset: its TOML text, or with --json every contract's points resolved."""
+    from analyzer.rules import describe, load_rules
+
+    r = load_rules(name)
+    _emit(describe(r)) if as_json else typer.echo(r.to_toml().rstrip())
+
+
+@rules_app.command("save")
+def rules_save(name: str = typer.Argument(..., help="Name to save it under."),
+               file: Path = typer.Argument(..., help="The rules file (TOML) to validate and keep.")) -> None:
+    """Validate a rules file and keep it under NAME, usable everywhere as --rules NAME."""
+    from analyzer.rules import save_rules
+
+    dest = save_rules(name, file)
+    typer.echo(f"saved {name} to {dest}")
+
+
+# ------------------------------------------------------------------------------ main
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one-line errors, exit status 2 for bad input."""
+    cmd = typer.main.get_command(app)
+    try:
+        rv = cmd.main(args=argv, prog_name="barbu", standalone_mode=False)
+    except BarbuError as e:
+        typer.echo(f"barbu: error: {e}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        typer.echo("barbu: interrupted", err=True)
+        sys.exit(130)
+    except Exception as e:  # typer's (vendored) click errors, matched by shape
+        name = type(e).__name__
+        if name == "NoArgsIsHelpError":
+            ctx = getattr(e, "ctx", None)
+            typer.echo(ctx.get_help() if ctx is not None else str(e))
+            sys.exit(0)
+        if name == "Abort":
+            typer.echo("barbu: aborted", err=True)
+            sys.exit(130)
+        if hasattr(e, "format_message") and hasattr(e, "exit_code"):
+            msg = " ".join(str(e.format_message()).split())
+            hint = " (see --help)" if getattr(e, "ctx", None) is not None else ""
+            typer.echo(f"barbu: error: {msg}{hint}", err=True)
+            sys.exit(e.exit_code)
+        raise
+    except BrokenPipeError:
+        sys.exit(0)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""Human-readable text for solve results (the JSON shapes of :mod:`analyzer.jobs`).
+
+Functions return strings; only ``cli.py`` prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _num(v: Any) -> str:
+    return str(v)
+
+
+def option_label(row: dict[str, Any]) -> str:
+    """``trumps ♥``, ``dominoes from 7``, ``no-king``."""
+    label = row["contract"]
+    if row.get("trump"):
+        label += f" {SUIT_SYMBOL[row['trump']]}"
+    if row.get("rank"):
+        label += f" from {row['rank'].replace('T', '10')}"
+    return label
+
+
+def _grid(head: list[str], rows: list[list[str]], left: int = 1) -> str:
+    """A plain text table; the first ``left`` columns left-aligned, the rest right."""
+    widths = [max(len(head[i]), *(len(r[i]) for r in rows)) if rows else len(head[i])
+              for i in range(len(head))]
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i >= left else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def render_solve(res: dict[str, Any]) -> str:
+    """Text for one ``solve_job`` result."""
+    out = [f"deal      {res['deal']}", f"rules     {res['rules']}",
+           f"declarer  {res['declarer']}"]
+    if "leader" in res:
+        out.append(f"leader    {res['leader']}")
+    if "first" in res:
+        out.append(f"first     {res['first']}")
+    if "trick" in res:
+        out.append(f"trick     {' '.join(res['trick'])}")
+    if "layout" in res:
+        out.append(f"layout    {res['layout']}")
+    if "rows" in res:
+        rows = res["rows"]
+        seats = sorted({r["seat"] for r in rows}, key="NESW".index)
+        out.append("")
+        if len(seats) == 1:
+            out.append(f"guaranteed value of {seats[0]} (the other three play against him), "
+                       "best first:")
+            ordered = sorted(rows, key=lambda r: -float(_to_float(r["value"])))
+            best = res.get("best")
+            body = [[option_label(r), _num(r["value"]),
+                     "<- best" if best and _same(r, best) else ""] for r in ordered]
+            out.append(_grid(["option", "value", ""], body))
+        else:
+            by: dict[str, dict[str, Any]] = {}
+            for r in rows:
+                by.setdefault(option_label(r), {})[r["seat"]] = r["value"]
+            body = [[k] + [_num(v[s]) for s in seats] for k, v in by.items()]
+            out.append("guaranteed value of each seat:")
+            out.append(_grid(["option"] + seats, body))
+        return "\n".join(out)
+    label = option_label(res)
+    out.append(f"contract  {label}")
+    if "values" in res:
+        out.append("")
+        out.append("guaranteed value of each seat:")
+        out.append(_grid(["seat", "value"], [[s, _num(v)] for s, v in res["values"].items()]))
+        return "\n".join(out)
+    who = f"side {res['side']}" if "side" in res else f"seat {res['seat']}"
+    out.append("")
+    out.append(f"value for {who}: {_num(res['value'])}")
+    if "cards" in res:
+        out.append("")
+        out.append(f"each legal card of {res['to_move']} (value for {who}):")
+        out.append(_grid(["card", "value"], [[c["card"], _num(c["value"])]
+                                             for c in res["cards"]]))
+    return "\n".join(out)
+
+
+def _to_float(v: Any) -> float:
+    if isinstance(v, str) and "/" in v:
+        a, b = v.split("/")
+        return int(a) / int(b)
+    return float(v)
+
+
+def _same(r: dict[str, Any], best: dict[str, Any]) -> bool:
+    return all(r.get(k) == best.get(k) for k in ("contract", "trump", "rank", "seat"))
+
+
+def render_rules_list(rows: list[tuple[str, str, str]]) -> str:
+    return _grid(["preset", "where", "description"], [list(r) for r in rows], left=3)
