@@ -1,0 +1,404 @@
+"""Double-dummy values of trick contracts: validate, compile, call the numba kernels.
+
+Every question is a two-sided search over a *linear objective* (design.md, "Solution
+concepts"): ``sum(weights[p] * score[p])`` of the raw points each seat takes from the
+position to the end, with the seats in ``maximizers`` maximising and the others
+minimising.
+
+* ``seat=X``: the guaranteed (paranoid) value of X (``w = e_X``, maximiser X);
+* ``side="NS"``: a partnership (``w = e_N + e_S``, maximisers N and S) -- with the
+  ``bridge`` preset, the double-dummy trick count of that side;
+* ``weights`` and ``maximizers``: anything else, e.g. a bet between X and Y
+  (``w = e_X - e_Y``, maximiser X).
+
+Results are exact :class:`fractions.Fraction` values.
+
+>>> from analyzer.rules import load_rules
+>>> from analyzer.cards import parse_deal
+>>> deal = parse_deal("N:AK... QJ... T9... 87...")
+>>> solve(deal, load_rules("tournament"), "no-tricks", leader="N", seat="N")
+Fraction(-4, 1)
+"""
+
+from __future__ import annotations
+
+import threading
+from fractions import Fraction
+from math import gcd, lcm
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from analyzer.cards import Deal, Seat, card_name
+from analyzer.compile import CompiledContract, card_bitpos, compile_contract
+from analyzer.engine import TrickGame
+from analyzer.errors import BarbuError
+from analyzer.rules import Contract, Rules, load_rules
+from solvers import tricks as K
+
+#: Default transposition-table size (log2 of entries) by tricks left in the position.
+DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 20}
+MAX_TT_BITS = 28
+
+_local = threading.local()
+_tokens = iter(range(1, 1 << 62))
+
+
+def _default_tt_bits(n_tricks: int) -> int:
+    for k in sorted(DEFAULT_TT_BITS):
+        if n_tricks <= k:
+            return DEFAULT_TT_BITS[k]
+    return 20
+
+
+def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
+    """Per-thread transposition table arrays, reused while the shape stays the same.
+
+    The entries stay valid while the same problem (``owner``) uses the table; another
+    problem finds it emptied.
+    """
+    cache = getattr(_local, "tt", None)
+    if cache is not None and cache[0] == (bits, words) and getattr(_local, "owner", 0) == owner:
+        return cache[1]
+    _local.owner = owner
+    if cache is None or cache[0] != (bits, words):
+        n = 1 << bits
+        arrays = (np.zeros((n, words), dtype=np.uint64), np.zeros(n, dtype=np.int64),
+                  np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                  np.zeros(n, dtype=np.int8))
+        _local.tt = cache = ((bits, words), arrays)
+    else:
+        cache[1][4][:] = 0  # mark every entry empty
+    return cache[1]
+
+
+def _parse_seats(side: str | Iterable[int | str | Seat]) -> tuple[int, ...]:
+    if isinstance(side, str):
+        items: list = list(side.strip().upper())
+    else:
+        items = list(side)
+    seats = []
+    for x in items:
+        s = int(Seat.parse(x)) if isinstance(x, str) else int(x)
+        if s not in range(4):
+            raise BarbuError(f"bad seat {x!r} in side {side!r}")
+        seats.append(s)
+    if not seats or len(set(seats)) != len(seats):
+        raise BarbuError(f"bad side {side!r}: name distinct seats, like NS")
+    return tuple(sorted(seats))
+
+
+def _seat(x: int | str | Seat, what: str) -> int:
+    if isinstance(x, str):
+        return int(Seat.parse(x))
+    try:
+        s = int(x)
+    except (TypeError, ValueError):
+        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W") from None
+    if s not in range(4):
+        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W")
+    return s
+
+
+def objective(seat: int | str | Seat | None = None,
+              side: str | Iterable[int | str | Seat] | None = None,
+              weights: Sequence[int | Fraction] | None = None,
+              maximizers: Iterable[int | str | Seat] | None = None
+              ) -> tuple[tuple[Fraction, ...], tuple[int, ...]]:
+    """The ``(weights, maximizers)`` of a question (see the module docstring).
+
+    >>> objective(seat="E")
+    ((Fraction(0, 1), Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)), (1,))
+    >>> objective(side="NS")[1]
+    (0, 2)
+    """
+    if weights is not None:
+        if seat is not None or side is not None:
+            raise BarbuError("give weights or a seat or a side, not several")
+        w = tuple(Fraction(x) for x in weights)
+        if len(w) != 4:
+            raise BarbuError(f"weights need one number per seat, got {len(w)}")
+        if maximizers is None:
+            raise BarbuError("weights need the seats that maximise (maximizers)")
+        mx = _parse_seats(maximizers) if not isinstance(maximizers, int) else (maximizers,)
+        return w, mx
+    if maximizers is not None:
+        raise BarbuError("maximizers go with weights")
+    if side is not None:
+        sd = _parse_seats(side)
+        if seat is not None and _seat(seat, "seat") not in sd:
+            raise BarbuError(f"seat {Seat(_seat(seat, 'seat')).name} is not in side "
+                             + "".join(Seat(s).name for s in sd))
+        return tuple(Fraction(1 if p in sd else 0) for p in range(4)), sd
+    if seat is None:
+        raise BarbuError("say whose value to solve: a seat, a side, or weights")
+    x = _seat(seat, "seat")
+    return tuple(Fraction(1 if p == x else 0) for p in range(4)), (x,)
+
+
+class _Problem:
+    """A validated position + objective, compiled to kernel arrays."""
+
+    def __init__(self, deal_or_hands, rules, contract, trump, leader, seat, side, weights,
+                 maximizers, trick, whole_hand, tt_bits):
+        rules = load_rules(rules) if not isinstance(rules, Rules) else rules
+        c = rules.contract(contract) if not isinstance(contract, Contract) else contract
+        if c.id not in rules.contracts or rules.contracts[c.id] is not c and \
+                rules.contracts[c.id] != c:
+            raise BarbuError(f"contract {c.id} is not in preset {rules.name}")
+        if c.is_dominoes:
+            raise BarbuError(f"{c.id} is a dominoes contract: the trick solver does not play "
+                             "it (use the dominoes solver)")
+        if isinstance(deal_or_hands, Deal):
+            # the preset's deck decides (an endgame of high cards parses as 32-card)
+            hands = [set(h) for h in deal_or_hands.hands]
+        else:
+            hands = [set(int(x) for x in h) for h in deal_or_hands]
+        if leader is None:
+            raise BarbuError("say who leads (leader)")
+        lead = _seat(leader, "leader")
+        tr = None if trump is None else trump
+        game = TrickGame(rules, c, hands, lead, trump=tr, trick=tuple(int(x) for x in trick),
+                         whole_hand=whole_hand)
+        self.game = game
+        self.rules = rules
+        self.contract = c
+        self.cc: CompiledContract = compile_contract(rules, c, None if game.trump < 0
+                                                     else game.trump)
+        w, mx = objective(seat, side, weights, maximizers)
+        self.weights, self.maximizers = w, mx
+        wscale = 1
+        for x in w:
+            wscale = lcm(wscale, x.denominator)
+        self.wscale = wscale
+        self.w = np.array([int(x * wscale) for x in w], dtype=np.int64)
+        self.leader = lead
+        self.tl = game.n_tricks
+        self.nt = len(game.trick)
+        cc = self.cc
+        self.hands = np.zeros(4, dtype=np.uint64)
+        for p in range(4):
+            m = 0
+            for x in game.hands[p]:
+                m |= 1 << card_bitpos(x)
+            self.hands[p] = np.uint64(m)
+        self.tbuf = np.zeros(64, dtype=np.int64)
+        for i, x in enumerate(game.trick):
+            self.tbuf[4 * self.tl + i] = card_bitpos(x)
+        in_pos = set().union(*game.hands) | set(game.trick)
+        whole = game.whole_hand
+        bonus_t = whole and cc.bonus_tricks is not None
+        bonus_c = whole and cc.bonus_cards is not None and set(cc.card_points) <= in_pos
+        s = cc.scale
+        wv = [int(x) for x in self.w]
+        total_pts = sum(int(cc.pts[card_bitpos(x)]) for x in in_pos) + \
+            sum(int(cc.tpl[k]) for k in range(1, self.tl + 1))
+        card_total = sum(int(cc.pts[card_bitpos(x)]) for x in in_pos)
+        adj_t = int(cc.bonus_tricks * s) - total_pts if bonus_t else 0
+        adj_c = int(cc.bonus_cards * s) - card_total if bonus_c else 0
+        rav = int(cc.ravage * s) if cc.ravage is not None else 0
+        adj_vals = [0]
+        if bonus_t:
+            adj_vals += [wp * adj_t for wp in wv]
+        if bonus_c:
+            adj_vals += [wp * adj_c for wp in wv]
+        if rav:
+            for m in range(1, 16):
+                T = [p for p in range(4) if m >> p & 1]
+                adj_vals.append(sum(wv[p] for p in T) * (rav // len(T)))
+        wmin, wmax = min(wv), max(wv)
+        self.cHi = np.zeros(64, dtype=np.int64)
+        self.cLo = np.zeros(64, dtype=np.int64)
+        for b in range(64):
+            v = int(cc.pts[b])
+            self.cHi[b] = max(v * wmin, v * wmax)
+            self.cLo[b] = min(v * wmin, v * wmax)
+        self.tHi = np.zeros(16, dtype=np.int64)
+        self.tLo = np.zeros(16, dtype=np.int64)
+        for k in range(1, 16):
+            v = int(cc.tpl[k])
+            self.tHi[k] = self.tHi[k - 1] + max(v * wmin, v * wmax)
+            self.tLo[k] = self.tLo[k - 1] + min(v * wmin, v * wmax)
+        # value grid: every objective value is a multiple of g
+        g = 0
+        items = [int(cc.pts[card_bitpos(x)]) for x in in_pos] + \
+            [int(cc.tpl[k]) for k in range(1, self.tl + 1)] + adj_vals
+        for v in items:
+            for wp in wv:
+                g = gcd(g, abs(v * wp))
+        for v in adj_vals:
+            g = gcd(g, abs(v))
+        self.grid = g
+        # key layout: word 0 = leader/tricks/bonus state, (ravage counts), then the hands
+        kbits = 16 + rules.deck * (2 + cc.class_bits)
+        words = 1 + (1 if rav else 0) + (kbits + 63) // 64 + 1
+        bits = _default_tt_bits(self.tl) if tt_bits is None else int(tt_bits)
+        if not 1 <= bits <= MAX_TT_BITS:
+            raise BarbuError(f"bad tt_bits {tt_bits}: expected 1..{MAX_TT_BITS}")
+        self.tt_bits = bits
+        self.words = words
+        P = np.zeros(K.NPARAM, dtype=np.int64)
+        P[K.P_TRUMP] = cc.trump
+        P[K.P_LEAD_BEAT] = cc.lead_must_beat
+        P[K.P_VOID_RUFF] = cc.void_must_ruff
+        P[K.P_OVERTRUMP] = cc.must_overtrump
+        P[K.P_HEART_BAN] = cc.heart_ban
+        P[K.P_FIRST_TL] = self.tl
+        P[K.P_WHOLE] = whole
+        P[K.P_MAXMASK] = sum(1 << p for p in mx)
+        P[K.P_BONUS_T] = bonus_t
+        P[K.P_BONUS_T_ADJ] = adj_t
+        P[K.P_BONUS_C] = bonus_c
+        P[K.P_BONUS_C_ADJ] = adj_c
+        P[K.P_RAVAGE] = rav
+        P[K.P_KWORDS] = words
+        P[K.P_CBITS] = cc.class_bits
+        P[K.P_TTBITS] = bits
+        P[K.P_ADJ_LO] = min(adj_vals)
+        P[K.P_ADJ_HI] = max(adj_vals)
+        P[K.P_GRID] = max(g, 1)
+        P[K.P_USE_TT] = 1
+        self.P = P
+        self.masks = np.array([cc.forced_mask, cc.stop_mask, cc.scoring_mask], dtype=np.uint64)
+        self.st = -1 if (bonus_t or bonus_c) else -2
+        self.st_t = -1 if bonus_t else -2
+        self.st_c = -1 if bonus_c else -2
+        # root bounds on the grid
+        lo = int(self.tLo[self.tl]) + sum(int(self.cLo[card_bitpos(x)]) for x in in_pos)
+        hi = int(self.tHi[self.tl]) + sum(int(self.cHi[card_bitpos(x)]) for x in in_pos)
+        lo += min(adj_vals)
+        hi += max(adj_vals)
+        if g:
+            lo = -((-lo) // g) * g
+            hi = (hi // g) * g
+        self.lo, self.hi = lo, hi
+        self.stats = np.zeros(8, dtype=np.int64)
+        self.token = next(_tokens)
+
+    def fraction(self, v: int) -> Fraction:
+        return Fraction(int(v), self.cc.scale * self.wscale)
+
+    def run(self, only: int = -1) -> Fraction:
+        """Exact value of the position (of playing card index ``only`` first, if given)."""
+        g = self.game
+        if g.over:
+            return sum((wi * si for wi, si in zip(self.weights, g.score())), Fraction(0))
+        if self.grid == 0:
+            return Fraction(0)
+        ttk, ttlb, ttub, ttmv, ttd = _tt(self.tt_bits, self.words, self.token)
+        kbuf = np.zeros((16, self.words), dtype=np.uint64)
+        mbuf = np.zeros((64, 32), dtype=np.int64)
+        rcnt = np.zeros(16, dtype=np.int64)
+        hands = self.hands.copy()
+        tbuf = self.tbuf.copy()
+        oc = -1 if only < 0 else card_bitpos(only)
+        v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c, rcnt,
+                     oc, self.lo, self.hi, self.P, self.w, self.cc.pts, self.cc.tpl, self.tHi,
+                     self.tLo, self.cHi, self.cLo, self.cc.cls, self.masks,
+                     ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, self.stats)
+        return self.fraction(v)
+
+
+def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+          contract: Contract | str, *, trump: int | str | None = None,
+          leader: int | str | Seat, seat: int | str | Seat | None = None,
+          side: str | Iterable[int | str | Seat] | None = None,
+          weights: Sequence[int | Fraction] | None = None,
+          maximizers: Iterable[int | str | Seat] | None = None,
+          trick: Sequence[int] = (), whole_hand: bool | None = None,
+          tt_bits: int | None = None) -> Fraction:
+    """Double-dummy value of a trick-contract position.
+
+    Parameters
+    ----------
+    deal_or_hands : Deal or 4 iterables of card indices
+        The cards each seat holds (mid-trick: those who have played hold one card fewer).
+    rules : Rules or str
+        The preset (or its name / file).
+    contract : Contract or str
+        A trick contract of the preset (id or alias).
+    trump : Suit, int, str or None
+        Trump suit of a ``trumps`` contract.
+    leader : Seat, int or str
+        Leader of the current trick.
+    seat : Seat, int or str, optional
+        Solve the guaranteed value of this seat (the other three play against it).
+    side : str or iterable of seats, optional
+        Solve a partnership's combined score (``"NS"``, ``(0, 2)``).
+    weights, maximizers : optional
+        A general linear objective: ``sum(weights[p] * score[p])``, maximised by the seats
+        in ``maximizers``, minimised by the others.
+    trick : sequence of card indices
+        Cards already played to the current trick, leader's first.
+    whole_hand : bool, optional
+        Whether the position is a whole hand (bonuses, first-trick heart ban); default: full
+        hands and no trick in progress.
+    tt_bits : int, optional
+        Transposition table size, ``2 ** tt_bits`` entries (default by position size:
+        12 up to 4 tricks, 16 up to 8, 20 above).
+
+    Returns
+    -------
+    Fraction
+        The objective's value with perfect play from the position to the end (raw points,
+        exact).
+
+    Raises
+    ------
+    BarbuError
+        Bad or inconsistent input, one line naming it (unknown contract, dominoes, missing
+        trump suit, seat not in side, hands the trick does not explain, illegal trick cards).
+    """
+    pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
+                  maximizers, trick, whole_hand, tt_bits)
+    return pb.run()
+
+
+def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                contract: Contract | str, *, trump: int | str | None = None,
+                leader: int | str | Seat, seat: int | str | Seat | None = None,
+                side: str | Iterable[int | str | Seat] | None = None,
+                weights: Sequence[int | Fraction] | None = None,
+                maximizers: Iterable[int | str | Seat] | None = None,
+                trick: Sequence[int] = (), whole_hand: bool | None = None,
+                tt_bits: int | None = None) -> dict[int, Fraction]:
+    """Value of each legal card of the player to move (card index → value).
+
+    Same parameters as :func:`solve`; the value of a card is the objective's value when
+    that card is played now and play is perfect afterwards. Empty when the hand is over.
+    """
+    pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
+                  maximizers, trick, whole_hand, tt_bits)
+    out: dict[int, Fraction] = {}
+    for c in pb.game.legal():
+        out[c] = pb.run(only=c)
+    return out
+
+
+def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                    contract: Contract | str, *, trump: int | str | None = None,
+                    leader: int | str | Seat, trick: Sequence[int] = (),
+                    whole_hand: bool | None = None,
+                    tt_bits: int | None = None) -> dict[int, Fraction]:
+    """Guaranteed value of each seat (seat index → value); see :func:`solve`."""
+    return {p: solve(deal_or_hands, rules, contract, trump=trump, leader=leader, seat=p,
+                     trick=trick, whole_hand=whole_hand, tt_bits=tt_bits)
+            for p in range(4)}
+
+
+def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                contract: Contract | str, **kw) -> tuple[Fraction, dict[str, int]]:
+    """:func:`solve` plus search counters (nodes, null-window tests, TT hits, TT stores)."""
+    keys = ("trump", "leader", "seat", "side", "weights", "maximizers", "trick",
+            "whole_hand", "tt_bits")
+    args = {k: kw.get(k) for k in keys}
+    args["trick"] = args["trick"] or ()
+    pb = _Problem(deal_or_hands, rules, contract, **args)
+    v = pb.run()
+    st = pb.stats
+    return v, {"nodes": int(st[0]), "tests": int(st[1]), "tt_hits": int(st[2]),
+               "tt_stores": int(st[3])}
+
+
+__all__ = ["solve", "solve_cards", "solve_all_seats", "solve_stats", "objective",
+           "card_name"]

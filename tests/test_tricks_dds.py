@@ -1,0 +1,75 @@
+"""The trick solver against DDS (``endplay``) on full deals of the ``bridge`` preset.
+
+Convention (checked in ``test_dds_convention``): ``solve_board`` with ``first`` set to the
+leader and mode ``OptimalOne`` returns the tricks the *leader's side* can take; we solve
+the same question with ``side`` = the leader and his partner.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+endplay = pytest.importorskip("endplay")
+from endplay.dds import solve_board  # noqa: E402
+from endplay.dds.solve import SolveMode  # noqa: E402
+from endplay.types import Deal as EDeal, Denom, Player  # noqa: E402
+
+from analyzer.cards import parse_deal, random_deal  # noqa: E402
+from analyzer.rules import load_rules  # noqa: E402
+from analyzer.solve import solve  # noqa: E402
+
+DENOMS = {None: Denom.nt, 0: Denom.spades, 1: Denom.hearts, 2: Denom.diamonds, 3: Denom.clubs}
+PLAYERS = [Player.north, Player.east, Player.south, Player.west]
+
+
+def dds_tricks(deal, leader: int, trump: int | None) -> int:
+    """Tricks DDS gives the leader's side, ``leader`` on lead, ``trump`` (None: notrump)."""
+    d = EDeal(deal.to_pbn())
+    d.first = PLAYERS[leader]
+    d.trump = DENOMS[trump]
+    res = solve_board(d, SolveMode.OptimalOne)
+    return max(score for _, score in res)
+
+
+def our_tricks(deal, leader: int, trump: int | None) -> int:
+    rules = load_rules("bridge")
+    side = (leader, (leader + 2) % 4)
+    v = solve(deal, rules, "notrump" if trump is None else "trumps", trump=trump,
+              leader=leader, side=side)
+    assert v.denominator == 1
+    return int(v)
+
+
+def test_dds_convention() -> None:
+    """N holds every top card: N/S on lead take all 13, E/W on lead take none."""
+    deal = parse_deal("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. "
+                      "...AKQJT98765432")
+    assert dds_tricks(deal, 0, None) == 13
+    assert our_tricks(deal, 0, None) == 13
+    # East leads a heart and wins every trick in notrump
+    assert dds_tricks(deal, 1, None) == 13 == our_tricks(deal, 1, None)
+    # with spades trumps, East on lead: N ruffs the first heart and runs spades
+    assert dds_tricks(deal, 1, 0) == 0 == our_tricks(deal, 1, 0)
+
+
+def _check(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    deal = random_deal(rng, 52)
+    leader = seed % 4
+    trump = [None, 0, 1, 2, 3][(seed // 4) % 5]
+    assert our_tricks(deal, leader, trump) == dds_tricks(deal, leader, trump), (
+        seed, deal.to_pbn(), leader, trump)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_dds_sample(seed: int) -> None:
+    _check(seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", range(10))
+def test_dds_full(block: int) -> None:
+    """200 random deals: every leader, notrump and each trump suit."""
+    for seed in range(1000 + 20 * block, 1000 + 20 * block + 20):
+        _check(seed)
