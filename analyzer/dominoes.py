@@ -323,6 +323,10 @@ class _Compiled:
             vmax[m] = max(vals)
         self.vmin = vmin
         self.vmax = vmax
+        rest = [s for s in range(4) if not self.outm >> s & 1]
+        self.cand = np.array(sorted({
+            sum(int(self.w[s]) * int(self.places[self.k + i]) for i, s in enumerate(perm))
+            for perm in permutations(rest)}), dtype=np.int64)
 
     def card(self, move: int) -> int:
         if move < 0:
@@ -348,7 +352,8 @@ class _Compiled:
             n = _solve(self.own, self.lo.copy(), self.hi.copy(), self.cnt.copy(), self.nr,
                        self.sp, self.acep, g.to_move, self.k, self.outm, -inf, inf, self.w,
                        self.places, self.maxm, self.vmin, self.vmax, mv, sc, hm, hp, 0, tk,
-                       tl, tu, tm, bits, gen, stats, True, every, moves, vals)
+                       tl, tu, tm, bits, gen, stats, True, every, moves, vals,
+                       self.cand)
         self.stats = stats
         if every:
             return {self.card(int(moves[i])): self.const + Fraction(int(vals[i])) / self.scale

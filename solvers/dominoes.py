@@ -171,7 +171,7 @@ def _order_score(own, lo, hi, nr, m, p, maxm, acep):
 @njit(**NUMBA_OPTS)
 def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, maxm,
            vmin, vmax, mv, sc, hm, hp, ply, tkey, tlb, tub, tmv, bits, gen, stats,
-           root, every, moves_out, vals_out):
+           root, every, moves_out, vals_out, cand):
     """Value of the places still to hand out, seat ``p`` to play (fail-soft alpha-beta).
 
     Inner nodes (``root = False``): ``p`` can play and fewer than three seats are out.
@@ -180,7 +180,10 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
     may have to pass; ``sp = -1`` means the first card (any card of ``p``) fixes the
     starting position. Root moves go to ``moves_out`` (``16 * suit + position``, or -1 for
     a pass) and the number of them is returned; with ``every`` each move's exact value
-    goes to ``vals_out``, otherwise the position's value goes to ``vals_out[0]``.
+    goes to ``vals_out``, otherwise the position's value goes to ``vals_out[0]``. The root
+    finds each value by binary search over ``cand`` (sorted int64: every value the places
+    still to hand out can give) with null-window probes that share the table (as DDS
+    does for trick counts); ``alpha``, ``beta`` are unused there.
 
     Scratch: ``mv``, ``sc`` ``int64[64, 16]``, ``hm``, ``hp`` ``int64[64]``. Transposition
     table: ``tkey``, ``tlb``, ``tub``, ``tmv`` ``int64[2**bits]``; ``gen`` (a multiple of
@@ -202,56 +205,69 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
                 moves_out[0] = -1
                 n = 1
         maximizing = ((maxm >> p) & 1) == 1
-        a = alpha
-        b = beta
-        best = -INF if maximizing else INF
-        for i in range(n):
-            m = moves_out[i]
-            if every:
-                a = alpha
-                b = beta
-            if m < 0:
-                q = _next(own, lo, hi, nr, sp, cnt, p, False)
-                v = _solve(own, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
-                           vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb, tub, tmv, bits, gen,
-                           stats, no, no, moves_out, vals_out)
-            else:
-                sp2 = sp if sp >= 0 else (m & 15)
-                _apply(lo, hi, m)
-                cnt[p] -= 1
-                if cnt[p] == 0:
-                    r = w[p] * places[k]
-                    if k == 2:
-                        v = r + w[_last_seat(cnt)] * places[3]
+        ntarget = n if every else 1
+        for target in range(ntarget):
+            m0 = target if every else 0
+            m1 = target + 1 if every else n
+            # binary search over the possible values with null-window probes
+            ci = 0
+            cj = cand.size - 1
+            while ci < cj:
+                mid = (ci + cj + 1) // 2
+                t = cand[mid]
+                a = t - 1
+                b = t
+                best = -INF if maximizing else INF
+                for i in range(m0, m1):
+                    m = moves_out[i]
+                    if m < 0:
+                        q = _next(own, lo, hi, nr, sp, cnt, p, no)
+                        v = _solve(own, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w,
+                                   places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb,
+                                   tub, tmv, bits, gen, stats, no, no, moves_out, vals_out,
+                                   cand)
                     else:
-                        q = _next(own, lo, hi, nr, sp2, cnt, p, False)
-                        v = r + _solve(own, lo, hi, cnt, nr, sp2, acep, q, k + 1,
-                                       outm | (1 << p), a - r, b - r, w, places, maxm, vmin,
-                                       vmax, mv, sc, hm, hp, ply1, tkey, tlb, tub, tmv, bits,
-                                       gen, stats, no, no, moves_out, vals_out)
+                        sp2 = sp if sp >= 0 else (m & 15)
+                        _apply(lo, hi, m)
+                        cnt[p] -= 1
+                        if cnt[p] == 0:
+                            r = w[p] * places[k]
+                            if k == 2:
+                                v = r + w[_last_seat(cnt)] * places[3]
+                            else:
+                                q = _next(own, lo, hi, nr, sp2, cnt, p, no)
+                                v = r + _solve(own, lo, hi, cnt, nr, sp2, acep, q, k + 1,
+                                               outm | (1 << p), a - r, b - r, w, places, maxm,
+                                               vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb,
+                                               tub, tmv, bits, gen, stats, no, no, moves_out,
+                                               vals_out, cand)
+                        else:
+                            q = _next(own, lo, hi, nr, sp2, cnt, p, (m & 15) == acep)
+                            v = _solve(own, lo, hi, cnt, nr, sp2, acep, q, k, outm, a, b, w,
+                                       places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey,
+                                       tlb, tub, tmv, bits, gen, stats, no, no, moves_out,
+                                       vals_out, cand)
+                        if sp < 0:
+                            lo[m >> 4] = UNOPENED_LO
+                            hi[m >> 4] = -1
+                        else:
+                            _undo(lo, hi, m)
+                        cnt[p] += 1
+                    if maximizing:
+                        if v > best:
+                            best = v
+                        if best >= b:
+                            break
+                    else:
+                        if v < best:
+                            best = v
+                        if best <= a:
+                            break
+                if best >= t:
+                    ci = mid
                 else:
-                    q = _next(own, lo, hi, nr, sp2, cnt, p, (m & 15) == acep)
-                    v = _solve(own, lo, hi, cnt, nr, sp2, acep, q, k, outm, a, b, w, places,
-                               maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb, tub, tmv, bits,
-                               gen, stats, no, no, moves_out, vals_out)
-                _undo(lo, hi, m)
-                cnt[p] += 1
-            if every:
-                vals_out[i] = v
-            if maximizing:
-                if v > best:
-                    best = v
-                if best > a:
-                    a = best
-            else:
-                if v < best:
-                    best = v
-                if best < b:
-                    b = best
-            if not every and a >= b:
-                break
-        if not every:
-            vals_out[0] = best
+                    cj = mid - 1
+            vals_out[target] = cand[ci]
         return n
 
     acc = 0
@@ -287,7 +303,10 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
     b = beta - acc
     result = 0
     done = False
-    if vmax[outm] <= a:
+    if vmin[outm] == vmax[outm]:  # the places left cannot change the objective
+        result = vmin[outm]
+        done = True
+    elif vmax[outm] <= a:
         result = vmax[outm]
         done = True
     elif vmin[outm] >= b:
@@ -318,6 +337,31 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
                     a = tl
                 if tu < b:
                     b = tu
+    if not done:
+        row = mv[ply]
+        srow = sc[ply]
+        # enhanced transposition cutoff: a child already known to refute the window
+        maximizing = ((maxm >> p) & 1) == 1
+        for i in range(n):
+            m = row[i]
+            _apply(lo, hi, m)
+            cnt[p] -= 1
+            if cnt[p] > 0:
+                q = _next(own, lo, hi, nr, sp, cnt, p, (m & 15) == acep)
+                ckey = _key(lo, hi, q, sp, gen)
+                cidx = ((ckey * _GOLDEN) >> (64 - bits)) & ((1 << bits) - 1)
+                if tkey[cidx] == ckey:
+                    if maximizing and tlb[cidx] >= b:
+                        result = tlb[cidx]
+                        done = True
+                    elif not maximizing and tub[cidx] <= a:
+                        result = tub[cidx]
+                        done = True
+            _undo(lo, hi, m)
+            cnt[p] += 1
+            if done:
+                stats[2] += 1
+                break
     if not done:
         row = mv[ply]
         srow = sc[ply]
@@ -356,12 +400,12 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
                     v = r + _solve(own, lo, hi, cnt, nr, sp, acep, q, k + 1, outm | (1 << p),
                                    a - r, b - r, w, places, maxm, vmin, vmax, mv, sc, hm, hp,
                                    ply + 1, tkey, tlb, tub, tmv, bits, gen, stats, no,
-                                   no, moves_out, vals_out)
+                                   no, moves_out, vals_out, cand)
             else:
                 q = _next(own, lo, hi, nr, sp, cnt, p, (m & 15) == acep)
                 v = _solve(own, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
                            vmin, vmax, mv, sc, hm, hp, ply + 1, tkey, tlb, tub, tmv, bits, gen,
-                           stats, no, no, moves_out, vals_out)
+                           stats, no, no, moves_out, vals_out, cand)
             _undo(lo, hi, m)
             cnt[p] += 1
             if maximizing:

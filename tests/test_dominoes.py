@@ -1,0 +1,357 @@
+"""Dominoes solver: exact agreement with the brute-force oracle over the reference engine,
+invariants (suit relabelling, seat rotation, principal lines hand out the places table),
+the layout notation and the one-line errors.
+
+The unmarked tests run a small sample; ``pytest -m slow`` runs the full oracle set (every
+32-card variant on whole deals, every seat and pair bets; 52-card positions in progress).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from analyzer.cards import DECK_RANKS, random_deal
+from analyzer.dominoes import (PASS, dominoes_first_seat, dominoes_rank_table,
+                               format_layout, parse_layout, solve_dominoes,
+                               solve_dominoes_all_seats, solve_dominoes_cards)
+from analyzer.engine import DominoesGame
+from analyzer.errors import BarbuError
+from analyzer.rules import Contract, Rules, load_rules
+from tests.oracle import brute_card_values, brute_value
+
+R32 = load_rules("classic-32")
+R52 = load_rules("fr-52")
+
+
+def variants32() -> dict[str, Contract]:
+    """Every 32-card Dominoes variant worth telling apart (presets and switches)."""
+    classic = R32.contract("dominoes")
+    barbu = load_rules("barbu-32").contract("dominoes")
+    return {
+        "classic-32": classic,                                       # fixed T, replay
+        "barbu-32": barbu,                                           # first card, replay
+        "named-low": replace(classic, start="named", start_rank=None, ace="low",
+                             ace_replay=False,
+                             places=tuple(Fraction(x) for x in (45, 20, 5, -5))),
+        "named-high-replay-frac": replace(classic, start="named", start_rank=None,
+                                          places=(Fraction(15, 2), Fraction(5, 2),
+                                                  Fraction(0), Fraction(-10))),
+        "first-card-low": replace(barbu, ace="low"),
+        "fixed-low-noreplay": replace(classic, ace="low", ace_replay=False,
+                                      places=tuple(Fraction(x) for x in (40, 20, 0, -20))),
+    }
+
+
+def variants52() -> dict[str, Contract]:
+    fr = R52.contract("dominoes")
+    return {
+        "fr-52": fr,                                                 # named, high
+        "low-replay": replace(fr, ace="low", ace_replay=True),
+        "first-card": replace(fr, start="first-card", ace_replay=True),
+        "fixed-7-low": replace(fr, start="fixed", start_rank=5, ace="low",
+                               places=tuple(Fraction(x) for x in (30, 20, 10, 0))),
+    }
+
+
+def start_for(c: Contract, deck: int, rng: random.Random) -> int | None:
+    if c.start == "fixed":
+        return c.start_rank
+    if c.start == "first-card":
+        return None
+    return rng.choice(DECK_RANKS[deck])
+
+
+def position(rules: Rules, c: Contract, seed: int, left: int | None = None) -> DominoesGame:
+    """A whole hand (``left=None``) or a random position with ``left`` cards in hands."""
+    rng = random.Random(seed)
+    deal = random_deal(seed, rules.deck)
+    g = DominoesGame(rules, c, deal.hands, rng.randrange(4),
+                     start_rank=start_for(c, rules.deck, rng))
+    if left is not None:
+        while not g.over and sum(len(h) for h in g.hands) > left:
+            g.play(rng.choice(g.legal()))
+    return g
+
+
+def kwargs(g: DominoesGame) -> dict:
+    return dict(first=g.to_move, start_rank=g.start_rank, layout=g.layout, out=g.out)
+
+
+def objectives(seed: int) -> list[tuple[list[int], list[int]]]:
+    """Every seat alone, plus a pair bet and a side of two."""
+    rng = random.Random(seed)
+    x, y = rng.sample(range(4), 2)
+    out = [([int(i == s) for i in range(4)], [s]) for s in range(4)]
+    out.append(([int(i == x) - int(i == y) for i in range(4)], [x]))
+    out.append(([int(i in (x, y)) for i in range(4)], [x, y]))
+    return out
+
+
+def check_against_oracle(rules: Rules, c: Contract, g: DominoesGame, seed: int,
+                         cards: bool = False) -> None:
+    for w, maxi in objectives(seed):
+        want = brute_value(g, w, maxi)
+        got = solve_dominoes([sorted(h) for h in g.hands], rules, c, weights=w,
+                             maximizers=maxi, **kwargs(g))
+        assert got == want, (c, g.layout, g.to_move, w, maxi)
+        if cards:
+            want_cards = brute_card_values(g, w, maxi)
+            got_cards = solve_dominoes_cards(g.hands, rules, c, weights=w, maximizers=maxi,
+                                             **kwargs(g))
+            assert got_cards == want_cards
+
+
+# ----------------------------------------------------------------------------- oracle
+@pytest.mark.parametrize("name", ["classic-32", "barbu-32"])
+def test_whole_32_card_deal_matches_oracle(name: str) -> None:
+    c = variants32()[name]
+    g = position(R32, c, seed=3)
+    want = brute_value(g, [1, 0, 0, 0], [0])
+    assert solve_dominoes(g.hands, R32, c, seat=0, **kwargs(g)) == want
+
+
+@pytest.mark.parametrize("name", list(variants32()))
+def test_32_card_positions_match_oracle(name: str) -> None:
+    c = variants32()[name]
+    for seed in range(2):
+        g = position(R32, c, seed, left=14)
+        check_against_oracle(R32, c, g, seed, cards=seed == 0)
+
+
+@pytest.mark.parametrize("name", list(variants52()))
+def test_52_card_positions_match_oracle(name: str) -> None:
+    c = variants52()[name]
+    for seed in range(3):
+        g = position(R52, c, 100 + seed, left=13)
+        check_against_oracle(R52, c, g, seed, cards=seed == 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(variants32()))
+def test_whole_32_card_deals_match_oracle_full(name: str) -> None:
+    c = variants32()[name]
+    for seed in range(4):
+        g = position(R32, c, seed)
+        check_against_oracle(R32, c, g, seed, cards=seed == 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(variants52()))
+def test_52_card_positions_match_oracle_full(name: str) -> None:
+    c = variants52()[name]
+    for seed in range(20):
+        g = position(R52, c, 200 + seed, left=16)
+        if not g.over:
+            check_against_oracle(R52, c, g, seed, cards=seed % 5 == 0)
+
+
+# ------------------------------------------------------------------------- invariants
+def relabel(cards, perm):
+    return [13 * perm[x // 13] + x % 13 for x in cards]
+
+
+@pytest.mark.parametrize("rules,name", [(R32, "classic-32"), (R32, "barbu-32"),
+                                        (R52, "fr-52"), (R52, "low-replay")])
+def test_suit_relabelling_leaves_values_unchanged(rules: Rules, name: str) -> None:
+    c = (variants32() if rules.deck == 32 else variants52())[name]
+    rng = random.Random(7)
+    for seed in range(3):
+        g = position(rules, c, 40 + seed, left=rules.deck - 12 if seed else None)
+        perm = rng.sample(range(4), 4)
+        hands2 = [relabel(h, perm) for h in g.hands]
+        layout2 = [None] * 4
+        for s in range(4):
+            layout2[perm[s]] = g.layout[s]
+        for x in range(4):
+            v1 = solve_dominoes(g.hands, rules, c, seat=x, **kwargs(g))
+            v2 = solve_dominoes(hands2, rules, c, seat=x, first=g.to_move,
+                                start_rank=g.start_rank, layout=layout2, out=g.out)
+            assert v1 == v2
+
+
+def test_seat_rotation_leaves_values_unchanged() -> None:
+    c = variants52()["fr-52"]
+    g = position(R52, c, 5)
+    for x in range(4):
+        v = solve_dominoes(g.hands, R52, c, seat=x, **kwargs(g))
+        for t in (1, 2, 3):
+            hands = [g.hands[(s - t) % 4] for s in range(4)]
+            assert solve_dominoes(hands, R52, c, seat=(x + t) % 4, first=(g.to_move + t) % 4,
+                                  start_rank=g.start_rank) == v
+
+
+def principal_line(rules: Rules, c: Contract, g: DominoesGame, w, maxi) -> Fraction:
+    """Play the solver's best move for every seat to the end; check the value holds."""
+    v = solve_dominoes(g.hands, rules, c, weights=w, maximizers=maxi, **kwargs(g))
+    g = g.copy()
+    while not g.over:
+        vals = solve_dominoes_cards(g.hands, rules, c, weights=w, maximizers=maxi,
+                                    **kwargs(g))
+        assert sorted(vals) == g.legal()
+        best = (max if g.to_move in maxi else min)(vals.values())
+        assert best == v
+        g.play(next(card for card, x in vals.items() if x == best))
+    score = g.score()
+    assert sorted(score) == sorted(c.places)
+    assert sum(wi * si for wi, si in zip(w, score)) == v
+    return v
+
+
+@pytest.mark.parametrize("rules,name", [(R32, "classic-32"), (R32, "barbu-32"),
+                                        (R32, "named-low"), (R52, "fr-52"),
+                                        (R52, "first-card")])
+def test_principal_line_hands_out_the_places_table(rules: Rules, name: str) -> None:
+    c = (variants32() if rules.deck == 32 else variants52())[name]
+    g = position(rules, c, 11)
+    principal_line(rules, c, g, [1, 0, 0, 0], [0])
+    principal_line(rules, c, g, [0, 1, -1, 0], [1])
+
+
+# ------------------------------------------------------------------------------- API
+def test_all_seats_and_rank_table() -> None:
+    tour = load_rules("fr-52")
+    deal = random_deal(21)
+    declarer = 2
+    first = dominoes_first_seat(tour, declarer)
+    table = dominoes_rank_table(deal, tour, "dominoes", declarer=declarer)
+    assert [r for r, _ in table] == list(range(13))
+    for r, v in table[::4]:
+        assert v == solve_dominoes(deal, tour, "dominoes", first=first, start_rank=r,
+                                   seat=declarer)
+    vals = solve_dominoes_all_seats(deal, tour, "dominoes", first=first, start_rank="7")
+    assert set(vals) == {0, 1, 2, 3}
+    assert vals[declarer] == dict(table)[5]
+    # a seat's guaranteed values can't all be first place
+    assert sum(vals.values()) <= sum(tour.contract("dominoes").places)
+
+
+def test_rank_table_fixed_and_first_card() -> None:
+    deal = random_deal(4, 32)
+    classic = dominoes_rank_table(deal, R32, "dominoes", declarer=0)
+    assert [r for r, _ in classic] == [8]
+    assert dominoes_first_seat(R32, 0) == 1   # classic-32: the dealer's left starts
+    barbu = load_rules("barbu-32")
+    table = dominoes_rank_table(deal, barbu, "dominoes", declarer=0)
+    assert [r for r, _ in table] == sorted({x % 13 for x in deal.hands[0]})
+    free = solve_dominoes(deal, barbu, "dominoes", first=0, seat=0)
+    assert free == max(v for _, v in table)
+
+
+def test_cards_lists_pass_when_nothing_is_playable() -> None:
+    c = variants52()["fr-52"]
+    for seed in range(40):
+        g = position(R52, c, 300 + seed, left=30)
+        if not g.over and g.legal() == [PASS]:
+            vals = solve_dominoes_cards(g.hands, R52, c, seat=g.to_move, **kwargs(g))
+            assert list(vals) == [PASS]
+            return
+    pytest.skip("no pass position in the sample")
+
+
+def test_over_position_scores_the_places() -> None:
+    c = variants32()["classic-32"]
+    g = position(R32, c, 2, left=0)
+    while not g.over:
+        g.play(g.legal()[0])
+    assert g.over
+    v = solve_dominoes(g.hands, R32, c, seat=g.out[0], **kwargs(g))
+    assert v == 100
+    assert solve_dominoes_cards(g.hands, R32, c, seat=0, **kwargs(g)) == {}
+
+
+def test_repeat_solves_agree() -> None:
+    """The transposition table is reused between solves: stale entries must not leak."""
+    d1, d2 = random_deal(1), random_deal(2)
+    a = [solve_dominoes(d, R52, "dominoes", first=0, start_rank=r, seat=0)
+         for d in (d1, d2) for r in (3, 9)]
+    b = [solve_dominoes(d, R52, "dominoes", first=0, start_rank=r, seat=0)
+         for d in (d2, d1) for r in (9, 3)]
+    assert a == [b[3], b[2], b[1], b[0]]
+
+
+# ---------------------------------------------------------------------------- layout
+def test_layout_round_trip() -> None:
+    for text in ("S:5-9 H:- D:7 C:2-A", "S:- H:- D:- C:-", "S:T H:9-K D:- C:7-A"):
+        deck = 32 if "5" not in text and "2" not in text else 52
+        assert format_layout(parse_layout(text, deck)) == text
+    assert parse_layout("", 52) == (None, None, None, None)
+    assert parse_layout("-", 32) == (None, None, None, None)
+    assert parse_layout("C:x, h:10", 32) == (None, (8, 8), None, (5, 12))
+    assert parse_layout("C:x", 32, ace="low") == (None, None, None, (12, 11))
+    assert parse_layout("S:A-3", 52, ace="low") == ((12, 1), None, None, None)
+    assert format_layout(None) == "S:- H:- D:- C:-"
+
+
+@pytest.mark.parametrize("text,deck,ace,msg", [
+    ("S:5-9 S:7", 52, "high", "suit S given twice"),
+    ("X:5", 52, "high", "not a suit"),
+    ("S5-9", 52, "high", "expected SUIT:RUN"),
+    ("S:9-5", 52, "high", "low end first"),
+    ("S:A-3", 52, "high", "low end first"),
+    ("S:5", 32, "high", "not in the 32-card deck"),
+    ("S:5-Z", 52, "high", "not a rank"),
+    ("S:5-7-9", 52, "high", "expected -, x"),
+])
+def test_layout_errors(text: str, deck: int, ace: str, msg: str) -> None:
+    with pytest.raises(BarbuError, match=msg) as e:
+        parse_layout(text, deck, ace=ace)
+    assert "\n" not in str(e.value)
+
+
+def test_position_from_layout_text() -> None:
+    c = variants52()["fr-52"]
+    g = position(R52, c, 8, left=20)
+    text = format_layout(g.layout)
+    assert solve_dominoes(g.hands, R52, c, first=g.to_move, start_rank=g.start_rank,
+                          layout=text, out=g.out, seat=1) == \
+        solve_dominoes(g.hands, R52, c, seat=1, **kwargs(g))
+
+
+def test_first_card_start_inferred_from_layout() -> None:
+    c = variants52()["first-card"]
+    g = position(R52, c, 9, left=51)          # one card down: it fixed the starting rank
+    kw = kwargs(g)
+    del kw["start_rank"]
+    assert solve_dominoes(g.hands, R52, c, seat=0, **kw) == \
+        solve_dominoes(g.hands, R52, c, seat=0, **kwargs(g))
+    hands = [set(h) for h in g.hands]
+    s = next(i for i, run in enumerate(g.layout) if run is not None)
+    r = g.layout[s][0]
+    if r < 12:                                 # a two-card run: which was first is unknown
+        holder = next(h for h in hands if 13 * s + r + 1 in h)
+        holder.discard(13 * s + r + 1)
+        layout = [None] * 4
+        layout[s] = (r, r + 1)
+        with pytest.raises(BarbuError, match="needs the starting rank"):
+            solve_dominoes(hands, R52, c, first=0, layout=layout, seat=0)
+
+
+# ---------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("rules,kw,msg", [
+    ("classic-32", dict(start_rank="9"), "always starts from T"),
+    ("fr-52", dict(), "name the starting rank"),
+    ("barbu-32", dict(start_rank="5"), "not in the 32-card deck"),
+    ("fr-52", dict(start_rank="Z"), "bad rank"),
+    ("fr-52", dict(start_rank="5", layout="S:5-9"), "both on the table and in a hand"),
+    ("fr-52", dict(start_rank="5", layout="S:6-9"), "does not contain the starting rank"),
+    ("fr-52", dict(start_rank="5", seat="Q"), "bad seat"),
+    ("fr-52", dict(start_rank="5", weights=[1, 0, 0, 0]), "maximizing seats"),
+    ("fr-52", dict(start_rank="5", seat=0, weights=[1, 0, 0, 0], maximizers=[0]),
+     "not both"),
+    ("fr-52", dict(start_rank="5", out=[0]), "still holds cards"),
+])
+def test_errors_are_one_line(rules: str, kw: dict, msg: str) -> None:
+    r = load_rules(rules)
+    deal = random_deal(1, r.deck)
+    with pytest.raises(BarbuError, match=msg) as e:
+        solve_dominoes(deal, r, "dominoes", first=0, **kw)
+    assert "\n" not in str(e.value)
+
+
+def test_not_a_dominoes_contract() -> None:
+    with pytest.raises(BarbuError, match="not a dominoes contract"):
+        solve_dominoes(random_deal(1), R52, "no-tricks", first=0, start_rank=3)
