@@ -235,12 +235,18 @@ class Job:
                            seat=self.seat, side=self.side, trick=self.trick)
 
     def options(self) -> list[tuple[Contract, int | None, int | None]]:
-        """Every option of the preset's match: each trump suit, each starting rank."""
+        """Every option of the preset's match: each trump suit, each starting rank.
+
+        An endgame (not a whole deal) has no Dominoes option: Dominoes needs every card.
+        """
         from analyzer.dominoes import dominoes_ranks
         out: list[tuple[Contract, int | None, int | None]] = []
+        whole = all(len(h) * 4 == self.rules.deck for h in self.hands)
         for cid in self.rules.match_contracts:
             c = self.rules.contracts[cid]
             if c.is_dominoes:
+                if not whole:
+                    continue
                 if c.start == "first-card":
                     out.append((c, None, None))
                 else:

@@ -1,0 +1,109 @@
+"""The command line: shapes of the JSON, one-line errors with exit 2, help texts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENDGAME = "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"     # three cards a hand
+
+
+def run(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, input=input,
+                          capture_output=True, text=True, timeout=600)
+
+
+def ok_json(*args: str) -> dict:
+    p = run(*args, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_solve_one_value_and_all_seats_and_cards():
+    d = ok_json("solve", ENDGAME, "--contract", "no-tricks", "--seat", "N")
+    assert d["value"] == d["value"] and d["seat"] == "N" and d["contract"] == "no-tricks"
+    assert d["leader"] == "N"
+    a = ok_json("solve", ENDGAME, "--contract", "no-tricks", "--all-seats")
+    assert set(a["values"]) == {"N", "E", "S", "W"}
+    assert a["values"]["N"] == d["value"]
+    assert sum(a["values"].values()) <= -6          # never more than the total
+    c = ok_json("solve", ENDGAME, "-c", "no-tricks", "--cards")
+    assert {x["card"] for x in c["cards"]} == {"SA", "SK", "H2"}
+    assert max(x["value"] for x in c["cards"]) == c["value"]
+
+
+def test_solve_side_and_trick_in_progress():
+    d = ok_json("solve", ENDGAME, "-c", "notrump", "--rules", "bridge", "--side", "NS",
+                "--leader", "N")
+    assert d["side"] == "NS" and 0 <= d["value"] <= 2
+    t = ok_json("solve", ENDGAME, "-c", "no-tricks", "--trick", "SA,SQ", "--leader", "N")
+    assert t["trick"] == ["SA", "SQ"]
+
+
+def test_table_of_every_contract_on_a_32_card_endgame():
+    deal = "N:AK.7.. QJ.8.. ..AK.7 ..QJ.8"
+    d = ok_json("solve", deal, "--rules", "classic-32")
+    contracts = {r["contract"] for r in d["rows"]}
+    assert {"no-tricks", "no-hearts", "no-queens", "no-king", "salad"} <= contracts
+    for r in d["rows"]:
+        assert set(r) >= {"contract", "trump", "rank", "seat", "value"}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("solve", ENDGAME, "-c", "nope"), "unknown contract 'nope'"),
+    (("solve", ENDGAME, "-c", "trumps"), "needs a trump suit"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--seat", "E", "--side", "NS"), "not in side"),
+    (("solve", "N:AK.2.. QJ.3.. ..AK.2 ..QJ.", "-c", "no-tricks"), "unequal"),
+    (("solve", "N:AK.2.. QJ.3.. ..AK.2", "-c", "no-tricks"), "four hands"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--seat", "X"), "bad seat"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--rules", "nope"), "unknown rules preset"),
+    (("solve", ENDGAME, "--bogus"), "No such option"),
+    (("solve",), "no deal given"),
+    (("score", "/no/such/file.toml"), "not found"),
+    (("rules", "show", "nope"), "unknown rules preset"),
+])
+def test_bad_input_gives_one_line_and_exit_2(args, needle):
+    p = run(*args)
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert needle in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in p.stderr
+
+
+def test_batch_one_json_line_per_job_in_order(tmp_path):
+    f = tmp_path / "jobs.txt"
+    f.write_text("\n".join([
+        ENDGAME,
+        json.dumps({"deal": ENDGAME, "seat": "E"}),
+        "# a comment",
+        json.dumps({"deal": ENDGAME, "contract": "nope"}),
+    ]))
+    p = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", "2", "--json")
+    assert p.returncode == 0, p.stderr
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [x["line"] for x in lines] == [1, 2, 4]
+    assert lines[0]["seat"] == "N" and lines[1]["seat"] == "E"
+    assert "unknown contract" in lines[2]["error"]
+
+
+def test_rules_and_score_commands(tmp_path):
+    p = run("rules", "list")
+    assert p.returncode == 0 and "tournament" in p.stdout and "bridge" in p.stdout
+    d = ok_json("rules", "show", "classic-32")
+    assert d["contracts"]["salad"]["all_tricks_score"] == 250
+    s = ok_json("score", "data/samples/match-tournament.toml")
+    assert s["hands"][0]["net"] == {"N": -12, "E": 24, "S": -12, "W": -24}
+    h = run("--help")
+    assert h.returncode == 0 and "solve" in h.stdout and "score" in h.stdout
+    assert run("solve", "--help").stdout.count("--contract") >= 1
+
+
+def test_deal_command_is_seeded():
+    a = run("deal", "--seed", "5", "-n", "3")
+    b = run("deal", "--seed", "5", "-n", "3")
+    assert a.returncode == 0 and a.stdout == b.stdout and len(a.stdout.splitlines()) == 3

@@ -1,0 +1,95 @@
+"""Rules presets: every built-in preset loads; validation names the problem; user presets."""
+
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+
+import pytest
+
+from analyzer.cards import card_index
+from analyzer.errors import BarbuError
+from analyzer.rules import (BUILTIN_PRESETS, describe, list_presets, load_rules, parse_rules,
+                            save_rules)
+
+
+@pytest.mark.parametrize("name", BUILTIN_PRESETS)
+def test_builtin_presets_load_and_describe(name):
+    r = load_rules(name)
+    assert r.name == name
+    d = describe(r)
+    assert set(d["match"]["contracts"]) <= set(d["contracts"])
+
+
+def test_preset_values_follow_rules_md():
+    t = load_rules("tournament")
+    assert t.card_points("no-hearts")[card_index("HA")] == -6
+    assert t.card_points("no-hearts")[card_index("H2")] == -2
+    assert t.contract("barbu").id == "no-king"          # alias
+    assert t.contract("Atout").id == "trumps"
+    assert t.last_tricks("no-last-two") == (-10, -20)
+    assert t.contract("dominoes").places == (45, 20, 5, -5)
+    assert load_rules("fr-52").contract("dominoes").places == (45, 20, 10, -10)
+    b = load_rules("barbu-32")
+    assert b.trick_points("trumps") == Fraction(5, 2) and b.variants["heart_lead"] == "first-trick"
+    c = load_rules("classic-32")
+    assert c.match_contracts == ("no-tricks", "no-hearts", "no-queens", "no-king", "salad",
+                                 "dominoes")
+    assert c.contract("dominoes").start_rank == 8 and c.contract("dominoes").ace_replay
+    assert load_rules("bridge").total("notrump") == 13
+
+
+def _doc(**changes):
+    data = tomllib.loads(load_rules("tournament").to_toml())
+    for path, value in changes.items():
+        node = data
+        keys = path.split("__")
+        for k in keys[:-1]:
+            node = node[k]
+        node[keys[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"deck": 48}, "deck = 48 is impossible"),
+    ({"colour": "red"}, "unknown key 'colour'"),
+    ({"variants__heart_lead": "sometimes"}, "heart_lead = 'sometimes' is not one of"),
+    ({"variants__forced_discard": "yes"}, "forced_discard must be true or false"),
+    ({"contracts__no_tricks": {"kind": "tricks"}}, "bad contract id"),
+    ({"contracts__no-king__card_points": {"HZ": -20}}, "not a card, suit or rank"),
+    ({"contracts__no-king__card_points": {"HK": "lots"}}, "must be a number"),
+    ({"contracts__dominoes__places": [45, 20, 5]}, "places must list 4"),
+    ({"contracts__trumps__trick_points": True}, "not a boolean"),
+    ({"match__contracts": ["no-tricks", "salad"]}, "'salad' is not defined"),
+    ({"contracts__no-king__kind": "cards"}, "kind must be"),
+])
+def test_validation_names_the_problem(changes, match):
+    with pytest.raises(BarbuError, match=match) as e:
+        parse_rules(_doc(**changes), "test.toml")
+    assert "\n" not in str(e.value)
+
+
+def test_unknown_preset_and_missing_file():
+    with pytest.raises(BarbuError, match="unknown rules preset 'nope'"):
+        load_rules("nope")
+    with pytest.raises(BarbuError, match="rules file not found"):
+        load_rules("/no/such/file.toml")
+
+
+def test_save_and_use_by_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("BARBU_HOME", str(tmp_path / "home"))
+    text = load_rules("tournament").to_toml().replace('name = "tournament"', 'name = "house"')
+    text = text.replace("forced_discard = false", "forced_discard = true")
+    f = tmp_path / "house.toml"
+    f.write_text(text)
+    dest = save_rules("house", f)
+    assert dest.parent == tmp_path / "home" / "rules"
+    r = load_rules("house")
+    assert r.variants["forced_discard"] is True
+    assert ("house", str(tmp_path / "home" / "rules")) in [(n, w) for n, w, _ in list_presets()]
+    with pytest.raises(BarbuError, match="built-in preset"):
+        save_rules("tournament", f)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = 'x'\ndeck = 52\n[contracts]\n[contracts.a]\nkind = 'tricks'\n")
+    with pytest.raises(BarbuError, match="scores nothing"):
+        save_rules("bad", bad)
