@@ -302,20 +302,14 @@ def infer_deck(cards: Iterable[int]) -> int:
     return 32 if all(c % 13 >= 5 for c in cards) else 52
 
 
-def parse_deal(text: str, deck: int | None = None) -> Deal:
-    """Parse a PBN deal.
+def parse_hands(text: str, deck: int | None = None, equal: bool = True
+                ) -> tuple[tuple[frozenset[int], ...], int]:
+    """Parse the four hands of a PBN deal; return them in seat order, and the deck size.
 
     Accepts ``"N:h1 h2 h3 h4"`` (hands clockwise from the named seat) and the labelled form
     ``"N:h1 E:h2 S:h3 W:h4"`` (any order). Hands are ``S.H.D.C`` with ranks ``AKQJT9..2``.
-    ``deck`` defaults to 32 when no card below 7 appears and the hands are 8 long.
-
-    >>> d = parse_deal("N:AKQJ... E:T987... S:6543... W:2..AKQ.")
-    >>> d.length, d.deck, d.to_pbn()
-    (4, 52, 'N:AKQJ... T987... 6543... 2..AKQ.')
-    >>> parse_deal("N:AKQJ... E:T987... S:6543... W:A..AKQ.")
-    Traceback (most recent call last):
-    ...
-    analyzer.errors.BarbuError: duplicate card SA in N's and W's hands
+    ``deck`` defaults to 32 when no card below 7 appears and no hand is longer than 8.
+    With ``equal=False`` the hands may differ in length (a trick in progress).
     """
     t = str(text).strip().strip('"')
     if not t:
@@ -344,7 +338,23 @@ def parse_deal(text: str, deck: int | None = None) -> Deal:
     hs = tuple(h for h in hands if h is not None)
     if deck is None:
         allc = [c for h in hs for c in h]
-        deck = 32 if infer_deck(allc) == 32 and len(hs[0]) <= 8 else 52
+        deck = 32 if allc and infer_deck(allc) == 32 and max(map(len, hs)) <= 8 else 52
+    validate_hands(hs, deck, equal=equal)
+    return hs, deck
+
+
+def parse_deal(text: str, deck: int | None = None) -> Deal:
+    """Parse a PBN deal or endgame (equal hands); see :func:`parse_hands`.
+
+    >>> d = parse_deal("N:AKQJ... E:T987... S:6543... W:2..AKQ.")
+    >>> d.length, d.deck, d.to_pbn()
+    (4, 52, 'N:AKQJ... T987... 6543... 2..AKQ.')
+    >>> parse_deal("N:AKQJ... E:T987... S:6543... W:A..AKQ.")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.BarbuError: duplicate card SA in N's and W's hands
+    """
+    hs, deck = parse_hands(text, deck)
     return Deal(hs, deck)  # type: ignore[arg-type]
 
 

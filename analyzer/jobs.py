@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, card_index, card_name,
-                            format_hand, parse_hand, validate_hands)
+                            format_hand, parse_hands)
 from analyzer.doubling import to_number
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules, load_rules
@@ -34,41 +34,9 @@ JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", 
 
 # --------------------------------------------------------------------------- parsing
 def parse_position(text: str, deck: int | None = None) -> tuple[list[frozenset[int]], int]:
-    """Parse a PBN deal whose hands may differ in length (a trick in progress).
-
-    Returns the four hands (seat order) and the deck size (given, else 32 when every card
-    is a 7 or higher and no hand is longer than 8, else 52).
-    """
-    t = str(text).strip().strip('"')
-    if not t:
-        raise BarbuError("empty deal")
-    tokens = t.split()
-    first = Seat.N
-    if ":" in tokens[0]:
-        head, _, rest = tokens[0].partition(":")
-        first = Seat.parse(head)
-        tokens[0] = rest
-    labelled = [tok for tok in tokens[1:] if ":" in tok]
-    if labelled and len(labelled) != len(tokens) - 1:
-        raise BarbuError(f"bad deal {text!r}: label every hand (E:…) or none")
-    if len(tokens) != 4:
-        raise BarbuError(f"bad deal {text!r}: expected four hands, got {len(tokens)}")
-    hands: list[frozenset[int] | None] = [None] * 4
-    for i, tok in enumerate(tokens):
-        seat = Seat((first + i) % 4)
-        if labelled and i > 0:
-            head, _, tok = tok.partition(":")
-            seat = Seat.parse(head)
-        if hands[seat] is not None:
-            raise BarbuError(f"bad deal {text!r}: seat {seat.name} given twice")
-        hands[seat] = parse_hand(tok)
-    hs = [h for h in hands if h is not None]
-    if deck is None:
-        allc = [c for h in hs for c in h]
-        deck = 32 if allc and all(c % 13 >= 5 for c in allc) and max(map(len, hs)) <= 8 \
-            else 52
-    validate_hands(hs, deck, equal=False)
-    return hs, deck
+    """Parse a PBN deal whose hands may differ in length (a trick in progress)."""
+    hs, deck = parse_hands(text, deck, equal=False)
+    return list(hs), deck
 
 
 def parse_cards(spec: str | Sequence[str] | None) -> list[int]:
