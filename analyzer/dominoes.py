@@ -291,6 +291,17 @@ class _Compiled:
             for card in h:
                 own[card // 13, g.pos[card % 13]] = seat
         self.own = own
+        # free[0 / 1, s, x]: the seat owning every card of suit s from x up / down (else -1);
+        # a run towards a replaying ace is never free
+        free = np.full((2, 4, 16), -1, dtype=np.int8)
+        for s in range(4):
+            for x in range(self.nr):
+                for d, cells in ((0, own[s, x:self.nr]), (1, own[s, :x + 1])):
+                    if cells[0] >= 0 and (cells == cells[0]).all():
+                        free[d, s, x] = cells[0]
+        if c.ace_replay:
+            free[0 if g.pos[12] == self.nr - 1 else 1] = -1
+        self.free = free
         self.lo = np.full(4, 99, dtype=np.int64)
         self.hi = np.full(4, -1, dtype=np.int64)
         for s, run in enumerate(g.layout):
@@ -349,7 +360,7 @@ class _Compiled:
         inf = 1 << 60
         with _TABLE.lock:
             tk, tl, tu, tm, bits, gen = _TABLE.take()
-            n = _solve(self.own, self.lo.copy(), self.hi.copy(), self.cnt.copy(), self.nr,
+            n = _solve(self.own, self.free, self.lo.copy(), self.hi.copy(), self.cnt.copy(), self.nr,
                        self.sp, self.acep, g.to_move, self.k, self.outm, -inf, inf, self.w,
                        self.places, self.maxm, self.vmin, self.vmax, mv, sc, hm, hp, 0, tk,
                        tl, tu, tm, bits, gen, stats, True, every, moves, vals,

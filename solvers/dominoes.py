@@ -64,6 +64,44 @@ def _gen(own, lo, hi, nr, sp, p, buf):
 
 
 @njit(**NUMBA_OPTS)
+def _gen_node(own, free, lo, hi, nr, sp, p, buf):
+    """As :func:`_gen`, keeping only the first of ``p``'s *free* moves.
+
+    A free move plays a card of an end beyond which every card of the suit is ``p``'s
+    (``free[0]`` up, ``free[1]`` down; no ace when it replays): nobody else can ever play
+    there, so which free card ``p`` plays changes nothing but the count he has left, and
+    the positions after any two free moves have the same value.
+    """
+    n = 0
+    nfree = 0
+    for s in range(4):
+        h = hi[s]
+        if h < 0:
+            if own[s, sp] == p:
+                if free[0, s, sp] == p and free[1, s, sp] == p:
+                    nfree += 1
+                    if nfree > 1:
+                        continue
+                buf[n] = s * 16 + sp
+                n += 1
+        else:
+            lw = lo[s]
+            if lw > 0 and own[s, lw - 1] == p:
+                if free[1, s, lw - 1] == p:
+                    nfree += 1
+                if free[1, s, lw - 1] != p or nfree == 1:
+                    buf[n] = s * 16 + lw - 1
+                    n += 1
+            if h < nr - 1 and own[s, h + 1] == p:
+                if free[0, s, h + 1] == p:
+                    nfree += 1
+                if free[0, s, h + 1] != p or nfree == 1:
+                    buf[n] = s * 16 + h + 1
+                    n += 1
+    return n
+
+
+@njit(**NUMBA_OPTS)
 def _can(own, lo, hi, nr, sp, p):
     """True when seat ``p`` has a playable card."""
     for s in range(4):
@@ -151,16 +189,16 @@ def _order_score(own, lo, hi, nr, m, p, maxm, acep):
                 continue
             if d > 0 and pos < hi[s]:
                 continue
-        for j in range(1, 4):
+        for j in range(1, 13):
             x = pos + d * j
             if x < 0 or x >= nr:
                 break
             o = own[s, x]
             if o < 0:
                 break
-            wgt = 4 - j
+            wgt = 4 - j if j < 3 else 1
             if o == p:
-                score += 2 * wgt
+                score += wgt
             elif ((maxm >> o) & 1) == side:
                 score += wgt
             else:
@@ -169,7 +207,7 @@ def _order_score(own, lo, hi, nr, m, p, maxm, acep):
 
 
 @njit(**NUMBA_OPTS)
-def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, maxm,
+def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, maxm,
            vmin, vmax, mv, sc, hm, hp, ply, tkey, tlb, tub, tmv, bits, gen, stats,
            root, every, moves_out, vals_out, cand):
     """Value of the places still to hand out, seat ``p`` to play (fail-soft alpha-beta).
@@ -222,7 +260,7 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
                     m = moves_out[i]
                     if m < 0:
                         q = _next(own, lo, hi, nr, sp, cnt, p, no)
-                        v = _solve(own, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w,
+                        v = _solve(own, free, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w,
                                    places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb,
                                    tub, tmv, bits, gen, stats, no, no, moves_out, vals_out,
                                    cand)
@@ -236,14 +274,14 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
                                 v = r + w[_last_seat(cnt)] * places[3]
                             else:
                                 q = _next(own, lo, hi, nr, sp2, cnt, p, no)
-                                v = r + _solve(own, lo, hi, cnt, nr, sp2, acep, q, k + 1,
+                                v = r + _solve(own, free, lo, hi, cnt, nr, sp2, acep, q, k + 1,
                                                outm | (1 << p), a - r, b - r, w, places, maxm,
                                                vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb,
                                                tub, tmv, bits, gen, stats, no, no, moves_out,
                                                vals_out, cand)
                         else:
                             q = _next(own, lo, hi, nr, sp2, cnt, p, (m & 15) == acep)
-                            v = _solve(own, lo, hi, cnt, nr, sp2, acep, q, k, outm, a, b, w,
+                            v = _solve(own, free, lo, hi, cnt, nr, sp2, acep, q, k, outm, a, b, w,
                                        places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey,
                                        tlb, tub, tmv, bits, gen, stats, no, no, moves_out,
                                        vals_out, cand)
@@ -275,7 +313,7 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
     n = 0
     # forced chain: a seat with a single playable card plays it, no node
     while True:
-        n = _gen(own, lo, hi, nr, sp, p, mv[ply])
+        n = _gen_node(own, free, lo, hi, nr, sp, p, mv[ply])
         if n >= 2:
             break
         m = mv[ply, 0]
@@ -340,31 +378,6 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
     if not done:
         row = mv[ply]
         srow = sc[ply]
-        # enhanced transposition cutoff: a child already known to refute the window
-        maximizing = ((maxm >> p) & 1) == 1
-        for i in range(n):
-            m = row[i]
-            _apply(lo, hi, m)
-            cnt[p] -= 1
-            if cnt[p] > 0:
-                q = _next(own, lo, hi, nr, sp, cnt, p, (m & 15) == acep)
-                ckey = _key(lo, hi, q, sp, gen)
-                cidx = ((ckey * _GOLDEN) >> (64 - bits)) & ((1 << bits) - 1)
-                if tkey[cidx] == ckey:
-                    if maximizing and tlb[cidx] >= b:
-                        result = tlb[cidx]
-                        done = True
-                    elif not maximizing and tub[cidx] <= a:
-                        result = tub[cidx]
-                        done = True
-            _undo(lo, hi, m)
-            cnt[p] += 1
-            if done:
-                stats[2] += 1
-                break
-    if not done:
-        row = mv[ply]
-        srow = sc[ply]
         for i in range(n):
             if row[i] == ttm:
                 srow[i] = 1 << 20
@@ -397,13 +410,13 @@ def _solve(own, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, m
                     v = r + w[_last_seat(cnt)] * places[3]
                 else:
                     q = _next(own, lo, hi, nr, sp, cnt, p, False)
-                    v = r + _solve(own, lo, hi, cnt, nr, sp, acep, q, k + 1, outm | (1 << p),
+                    v = r + _solve(own, free, lo, hi, cnt, nr, sp, acep, q, k + 1, outm | (1 << p),
                                    a - r, b - r, w, places, maxm, vmin, vmax, mv, sc, hm, hp,
                                    ply + 1, tkey, tlb, tub, tmv, bits, gen, stats, no,
                                    no, moves_out, vals_out, cand)
             else:
                 q = _next(own, lo, hi, nr, sp, cnt, p, (m & 15) == acep)
-                v = _solve(own, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
+                v = _solve(own, free, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
                            vmin, vmax, mv, sc, hm, hp, ply + 1, tkey, tlb, tub, tmv, bits, gen,
                            stats, no, no, moves_out, vals_out, cand)
             _undo(lo, hi, m)
