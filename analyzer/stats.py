@@ -1,0 +1,541 @@
+"""Deal statistics at scale: solve every option of many random deals into a Parquet dataset.
+
+For each deal ``i`` (a pure function of ``(seed, i)``: the deck is shuffled by
+``numpy.random.default_rng(SeedSequence(seed, spawn_key=(i,)))``, which is what
+``SeedSequence(seed).spawn(n)[i]`` gives) and each seat as declarer, every option of the
+preset is solved for the declarer's guaranteed (paranoid) value (design.md, "Solution
+concepts"): each contract, each trump suit, each starting rank. Hand features of every
+seat, and the doubling brackets of the declarer's best option against each opponent,
+go alongside. ``docs/stats.md`` documents the dataset.
+
+Work is cut into chunks of consecutive deals. A chunk is solved by a worker (this
+process, local processes, or a Dask cluster: the same pure function) and written by this
+process as soon as it comes back, atomically: the chunk's files are written into
+``chunks/NNNNNN.tmp/`` and the folder is then renamed to ``chunks/NNNNNN/``. A stopped run
+therefore loses at most the chunks in progress, and ``resume=True`` solves only the chunks
+that are missing. The tables are identical for a given seed whichever way they ran.
+
+>>> deal_for(7, 0, 32).to_pbn() == deal_for(7, 0, 32).to_pbn()
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import multiprocessing as mp
+import numpy as np
+import polars as pl
+
+from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
+from analyzer.errors import BarbuError
+from analyzer.features import FEATURE_COLUMNS, deal_features
+from analyzer.rules import Contract, Rules, load_rules
+
+#: Version of the dataset layout written in ``manifest.json``.
+FORMAT_VERSION = 1
+#: The tables of a dataset, one Parquet file per chunk each.
+TABLES = ("values", "features", "brackets", "deals")
+#: Bracket modes: none, the declarer's best option, every option.
+BRACKET_MODES = ("none", "best", "all")
+
+VALUES_SCHEMA: dict[str, pl.DataType] = {
+    "deal": pl.Int64, "declarer": pl.String, "contract": pl.String, "trump": pl.String,
+    "rank": pl.String, "value": pl.Float64, "value_num": pl.Int64, "value_den": pl.Int64,
+}
+BRACKETS_SCHEMA: dict[str, pl.DataType] = {
+    "deal": pl.Int64, "declarer": pl.String, "opponent": pl.String, "contract": pl.String,
+    "trump": pl.String, "rank": pl.String, "low": pl.Float64, "high": pl.Float64,
+}
+FEATURES_SCHEMA: dict[str, pl.DataType] = {
+    "deal": pl.Int64, "seat": pl.String,
+    **{k: getattr(pl, v) for k, v in FEATURE_COLUMNS.items()},
+}
+DEALS_SCHEMA: dict[str, pl.DataType] = {"deal": pl.Int64, "pbn": pl.String}
+SCHEMAS = {"values": VALUES_SCHEMA, "features": FEATURES_SCHEMA,
+           "brackets": BRACKETS_SCHEMA, "deals": DEALS_SCHEMA}
+#: Sort keys that make a table's row order independent of how it was produced.
+SORT_KEYS = {"values": ["deal", "declarer", "contract", "trump", "rank"],
+             "features": ["deal", "seat"],
+             "brackets": ["deal", "declarer", "contract", "trump", "rank", "opponent"],
+             "deals": ["deal"]}
+
+Option = tuple[str, "int | None", "int | None"]   # (contract id, trump suit, start rank)
+
+
+# --------------------------------------------------------------------------- deals
+def deal_for(seed: int, index: int, deck: int) -> Deal:
+    """Deal number ``index`` of a run seeded ``seed`` (pure function of both)."""
+    ss = np.random.SeedSequence(int(seed), spawn_key=(int(index),))
+    return random_deal(np.random.default_rng(ss), deck=deck)
+
+
+# --------------------------------------------------------------------------- options
+def resolve_contracts(rules: Rules, contracts: Sequence[str] | str | None) -> tuple[str, ...]:
+    """Contract ids to solve: the preset's match contracts, or those named (ids or
+    aliases, comma-separated text allowed), in the preset's order, without duplicates."""
+    if contracts is None or contracts == "" or contracts == []:
+        return tuple(rules.match_contracts)
+    items = contracts.split(",") if isinstance(contracts, str) else [
+        y for x in contracts for y in str(x).split(",")]
+    ids = {rules.contract(x).id for x in items if x.strip()}
+    if not ids:
+        raise BarbuError("--contracts names no contract")
+    order = list(rules.match_contracts) + [c for c in rules.contracts
+                                           if c not in rules.match_contracts]
+    return tuple(c for c in order if c in ids)
+
+
+def contract_options(rules: Rules, c: Contract, hands: Sequence[frozenset[int]] | None,
+                     first: int) -> list[tuple[int | None, int | None]]:
+    """``(trump, rank)`` choices of one contract: each trump suit, each starting rank.
+
+    ``first-card`` Dominoes: one option per rank of which the first player holds a card
+    (his first card fixes it), as :func:`analyzer.dominoes.dominoes_rank_table`.
+    """
+    from analyzer.dominoes import dominoes_ranks
+    if c.is_dominoes:
+        ranks = dominoes_ranks(rules, c)
+        if c.start == "first-card":
+            if hands is None:
+                return [(None, None)]
+            ranks = tuple(k for k in ranks if any(x % 13 == k for x in hands[first]))
+        return [(None, k) for k in ranks]
+    if c.trumps:
+        return [(s, None) for s in range(4)]
+    return [(None, None)]
+
+
+# --------------------------------------------------------------------------- one chunk
+@dataclass(frozen=True)
+class ChunkTask:
+    """The work of one chunk: deals ``start .. stop - 1`` of a run (picklable)."""
+
+    chunk: int
+    start: int
+    stop: int
+    seed: int
+    rules: Rules
+    contracts: tuple[str, ...]
+    brackets: str = "best"
+
+
+def _frac(v: Fraction) -> tuple[float, int, int]:
+    f = Fraction(v)
+    return float(f), f.numerator, f.denominator
+
+
+def _opt_names(trump: int | None, rank: int | None) -> tuple[str | None, str | None]:
+    return (None if trump is None else "SHDC"[trump],
+            None if rank is None else RANK_CHARS[rank])
+
+
+def _solver(rules: Rules, hands: Sequence[frozenset[int]], declarer: int
+            ) -> Callable[..., Fraction]:
+    from analyzer.dominoes import dominoes_first_seat, solve_dominoes
+    from analyzer.solve import solve
+    leader = declarer if rules.variants["lead"] == "declarer" else (declarer + 1) % 4
+    first = dominoes_first_seat(rules, declarer)
+
+    def run(c: Contract, trump: int | None, rank: int | None, **obj: Any) -> Fraction:
+        if c.is_dominoes:
+            return solve_dominoes(hands, rules, c, first=first, start_rank=rank, **obj)
+        return solve(hands, rules, c, trump=trump, leader=leader, **obj)
+    return run
+
+
+def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
+    """Solve every deal of a chunk: the chunk's four tables (see ``docs/stats.md``).
+
+    A pure function of the task, run in whichever worker; no I/O.
+    """
+    from analyzer.dominoes import dominoes_first_seat
+    rules = task.rules
+    contracts = [rules.contracts[cid] for cid in task.contracts]
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+    for i in range(task.start, task.stop):
+        deal = deal_for(task.seed, i, rules.deck)
+        hands = deal.hands
+        rows["deals"].append({"deal": i, "pbn": deal.to_pbn()})
+        for seat, f in enumerate(deal_features(hands, rules.deck)):
+            rows["features"].append({"deal": i, "seat": Seat(seat).name, **f})
+        for decl in range(4):
+            run = _solver(rules, hands, decl)
+            first = dominoes_first_seat(rules, decl)
+            solved: list[tuple[Contract, int | None, int | None, Fraction]] = []
+            for c in contracts:
+                for trump, rank in contract_options(rules, c, hands, first):
+                    v = run(c, trump, rank, seat=decl)
+                    solved.append((c, trump, rank, v))
+                    t, k = _opt_names(trump, rank)
+                    fv, num, den = _frac(v)
+                    rows["values"].append({"deal": i, "declarer": Seat(decl).name,
+                                           "contract": c.id, "trump": t, "rank": k,
+                                           "value": fv, "value_num": num, "value_den": den})
+            if task.brackets == "none" or not solved:
+                continue
+            if task.brackets == "best":
+                best = max(range(len(solved)), key=lambda j: solved[j][3])
+                targets = [solved[best]]
+            else:
+                targets = solved
+            for c, trump, rank, _ in targets:
+                t, k = _opt_names(trump, rank)
+                for opp in range(4):
+                    if opp == decl:
+                        continue
+                    w = [0, 0, 0, 0]
+                    w[decl], w[opp] = 1, -1
+                    vx = run(c, trump, rank, weights=w, maximizers=[decl])
+                    vy = run(c, trump, rank, weights=[-x for x in w], maximizers=[opp])
+                    rows["brackets"].append({"deal": i, "declarer": Seat(decl).name,
+                                             "opponent": Seat(opp).name, "contract": c.id,
+                                             "trump": t, "rank": k, "low": float(vx),
+                                             "high": float(-vy)})
+    return {t: pl.DataFrame(rows[t], schema=SCHEMAS[t])
+            for t in TABLES}
+
+
+# --------------------------------------------------------------------------- dataset files
+MANIFEST = "manifest.json"
+CHUNKS = "chunks"
+
+
+def _chunk_dir(out: Path, chunk: int) -> Path:
+    return out / CHUNKS / f"{chunk:06d}"
+
+
+def _write_chunk(out: Path, chunk: int, tables: dict[str, pl.DataFrame]) -> None:
+    final = _chunk_dir(out, chunk)
+    tmp = final.with_name(final.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    for name in TABLES:
+        tables[name].write_parquet(tmp / f"{name}.parquet")
+    if final.exists():  # a duplicate result (should not happen): keep the first
+        shutil.rmtree(tmp)
+        return
+    tmp.rename(final)
+
+
+def _done_chunks(out: Path) -> set[int]:
+    d = out / CHUNKS
+    if not d.is_dir():
+        return set()
+    done = set()
+    for p in d.iterdir():
+        if p.name.endswith(".tmp"):
+            shutil.rmtree(p, ignore_errors=True)  # a chunk that was being written
+            continue
+        if p.is_dir() and p.name.isdigit() and all(
+                (p / f"{t}.parquet").is_file() for t in TABLES):
+            done.add(int(p.name))
+    return done
+
+
+def _rules_hash(rules: Rules) -> str:
+    text = rules.to_toml() or json.dumps(rules.raw, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _write_json(path: Path, obj: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_manifest(data_dir: str | Path) -> dict[str, Any]:
+    """The manifest of a dataset; :class:`BarbuError` when it is missing or unreadable."""
+    p = Path(data_dir)
+    if not p.is_dir():
+        raise BarbuError(f"no statistics dataset at {data_dir}: not a folder")
+    m = p / MANIFEST
+    if not m.is_file():
+        raise BarbuError(f"not a barbu stats dataset: {data_dir} has no {MANIFEST}")
+    try:
+        man = json.loads(m.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BarbuError(f"unreadable dataset manifest {m}: {e}") from None
+    if not isinstance(man, dict) or man.get("format") != "barbu-stats":
+        raise BarbuError(f"not a barbu stats dataset: {m} is not a barbu-stats manifest")
+    if man.get("version") != FORMAT_VERSION:
+        raise BarbuError(f"dataset {data_dir} has layout version {man.get('version')}, "
+                         f"this barbu reads version {FORMAT_VERSION}")
+    return man
+
+
+def load_dataset(data_dir: str | Path, *, complete: bool = False) -> dict[str, pl.DataFrame]:
+    """Read a dataset's tables (``values``, ``features``, ``brackets``, ``deals``), rows
+    in a canonical order (:data:`SORT_KEYS`), so equal runs give equal frames.
+
+    Raises :class:`BarbuError` (one line) when the folder is not a dataset, a chunk file is
+    unreadable, or ``complete`` is asked and chunks are missing.
+    """
+    p = Path(data_dir)
+    man = read_manifest(p)
+    done = sorted(_done_chunks_readonly(p))
+    if complete and len(done) < man["chunks"]:
+        raise BarbuError(f"dataset {data_dir} is incomplete ({len(done)} of "
+                         f"{man['chunks']} chunks): finish it with --resume")
+    out: dict[str, pl.DataFrame] = {}
+    for t in TABLES:
+        frames = []
+        for k in done:
+            f = _chunk_dir(p, k) / f"{t}.parquet"
+            try:
+                frames.append(pl.read_parquet(f))
+            except Exception as e:  # polars raises several kinds for a bad file
+                msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise BarbuError(f"unreadable dataset file {f}: {msg}") from None
+        df = pl.concat(frames, how="vertical") if frames else pl.DataFrame(schema=SCHEMAS[t])
+        try:
+            df = df.select([pl.col(k).cast(v) for k, v in SCHEMAS[t].items()])
+        except Exception:
+            raise BarbuError(f"dataset {data_dir}: table {t} does not have the "
+                             "documented columns") from None
+        out[t] = df.sort(SORT_KEYS[t], nulls_last=False)
+    return out
+
+
+def _done_chunks_readonly(out: Path) -> set[int]:
+    d = out / CHUNKS
+    if not d.is_dir():
+        return set()
+    return {int(p.name) for p in d.iterdir() if p.is_dir() and p.name.isdigit()
+            and all((p / f"{t}.parquet").is_file() for t in TABLES)}
+
+
+# --------------------------------------------------------------------------- back ends
+def _connect_dask(scheduler: str | None, cluster: str | None, workers: int | None
+                  ) -> tuple[Any, Any]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise BarbuError("--scheduler and --cluster need Dask: pip install "
+                         "'dask[distributed]' (the barbu-dd[cluster] extra)") from None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="5s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as e:
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise BarbuError(f"no Dask scheduler answers at {scheduler} ({msg})") from None
+        return client, None
+    if cluster != "local":
+        raise BarbuError(f"bad --cluster {cluster!r}: expected 'local'")
+    lc = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                      processes=True, dashboard_address=None)
+    client = Client(lc, set_as_default=False)
+    return client, lc
+
+
+def _run_serial(tasks: list[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
+    for t in tasks:
+        yield t, solve_chunk(t)
+
+
+def _run_processes(tasks: list[ChunkTask], workers: int
+                   ) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
+    # fork as analyzer.batch does: no re-import of the caller's main module, kernels
+    # already loaded are inherited
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+    ex = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx)
+    try:
+        pending: dict[Future, ChunkTask] = {}
+        it = iter(tasks)
+        # keep at most two chunks per worker in flight: a stop loses only those
+        for t in it:
+            pending[ex.submit(solve_chunk, t)] = t
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                t = pending.pop(f)
+                yield t, f.result()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending[ex.submit(solve_chunk, nxt)] = nxt
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(client: Any, tasks: list[ChunkTask]
+              ) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
+    from distributed import as_completed
+    futures = client.map(solve_chunk, tasks, pure=False)
+    by_key = {f.key: t for f, t in zip(futures, tasks)}
+    try:
+        for f in as_completed(futures, loop=client.loop):
+            yield by_key[f.key], f.result()
+    finally:
+        client.cancel(futures)
+
+
+# --------------------------------------------------------------------------- the runner
+def default_chunk_size(deals: int) -> int:
+    """Deals per chunk: about 200 chunks for a big run, at most 25 deals, at least 1."""
+    return max(1, min(25, math.ceil(deals / 200)))
+
+
+def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules | None = None,
+              contracts: Sequence[str] | str | None = None, workers: int | None = None,
+              scheduler: str | None = None, cluster: str | None = None,
+              resume: bool = False, progress: Callable[[int, int], Any] | None = None,
+              chunk_size: int | None = None, brackets: str = "best") -> dict[str, Any]:
+    """Solve every option of ``deals`` random deals for every declarer into a dataset.
+
+    Parameters
+    ----------
+    out_dir : path
+        The dataset folder (created). It must not exist or be empty, unless ``resume``.
+    deals : int
+        Number of deals (deal ``i`` is :func:`deal_for` ``(seed, i, deck)``).
+    seed : int
+        Seed of the run (non-negative).
+    rules : preset name, file or Rules, optional
+        Default: the default preset (``tournament``).
+    contracts : contract ids or aliases, optional
+        Restrict to these contracts (list, or comma-separated text). Default: the preset's
+        match contracts. Trumps are solved for each trump suit, Dominoes for each starting
+        rank.
+    workers : int, optional
+        Local processes (default: every core); with ``cluster="local"``, Dask workers.
+        ``1`` solves in this process.
+    scheduler : str, optional
+        Address of a running Dask scheduler (``tcp://host:port``).
+    cluster : ``"local"``, optional
+        Start a local Dask cluster for the run.
+    resume : bool
+        Finish a stopped run in ``out_dir``: solve only the missing chunks. The run's
+        parameters must be those of the manifest.
+    progress : callable, optional
+        ``progress(done, total)`` in deals, called at the start and after each chunk.
+    chunk_size : int, optional
+        Deals per chunk (default :func:`default_chunk_size`; fixed by the manifest).
+    brackets : ``"none"``, ``"best"`` or ``"all"``
+        Doubling brackets to store: none, the declarer's best option against each opponent
+        (default), or every option against each opponent (6 more solves per option).
+
+    Returns
+    -------
+    dict
+        ``{"out", "rules", "contracts", "seed", "deals", "chunks", "chunks_resumed",
+        "chunks_solved", "rows", "backend", "workers", "seconds", "deals_per_minute"}``.
+
+    Raises
+    ------
+    BarbuError
+        Bad arguments, an existing non-empty ``out_dir`` without ``resume``, a manifest
+        that does not match, an unreachable scheduler. Nothing is overwritten.
+    """
+    t0 = time.perf_counter()
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise BarbuError(f"bad --deals {deals!r}: expected a positive whole number")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise BarbuError(f"bad --seed {seed!r}: expected a non-negative whole number")
+    if workers is not None and (not isinstance(workers, (int, np.integer)) or workers < 1):
+        raise BarbuError(f"bad --workers {workers!r}: expected a positive whole number")
+    if scheduler and cluster:
+        raise BarbuError("give --scheduler or --cluster, not both")
+    if scheduler and workers is not None:
+        raise BarbuError("--workers is for local runs: a --scheduler brings its own workers")
+    if brackets not in BRACKET_MODES:
+        raise BarbuError(f"bad brackets mode {brackets!r}: expected one of "
+                         + ", ".join(BRACKET_MODES))
+    if cluster is not None and cluster != "local":
+        raise BarbuError(f"bad --cluster {cluster!r}: expected 'local'")
+    r = load_rules(rules)
+    cids = resolve_contracts(r, contracts)
+    deals = int(deals)
+    seed = int(seed)
+
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise BarbuError(f"--out {out_dir} exists and is not a folder")
+    nonempty = out.is_dir() and any(out.iterdir())
+    if nonempty and not resume:
+        raise BarbuError(f"--out {out_dir} exists and is not empty: add --resume to finish "
+                         "the run in it, or choose another folder")
+    want = {"format": "barbu-stats", "version": FORMAT_VERSION, "rules": r.name,
+            "rules_hash": _rules_hash(r), "deck": r.deck, "contracts": list(cids),
+            "seed": seed, "deals": deals, "brackets": brackets}
+    if nonempty:
+        man = read_manifest(out)
+        for k in ("rules", "rules_hash", "contracts", "seed", "deals", "brackets"):
+            if man.get(k) != want[k]:
+                raise BarbuError(f"cannot resume {out_dir}: it was run with {k} = "
+                                 f"{man.get(k)!r}, not {want[k]!r}")
+        csize = int(man["chunk_size"])
+        if chunk_size is not None and int(chunk_size) != csize:
+            raise BarbuError(f"cannot resume {out_dir}: it was run with chunk_size = "
+                             f"{csize}, not {chunk_size}")
+    else:
+        csize = int(chunk_size) if chunk_size is not None else default_chunk_size(deals)
+        if csize < 1:
+            raise BarbuError(f"bad chunk size {chunk_size!r}: expected a positive number")
+        man = None
+    n_chunks = math.ceil(deals / csize)
+
+    # connect the back end before anything is written
+    client = lc = None
+    if scheduler or cluster:
+        client, lc = _connect_dask(scheduler, cluster, workers)
+    try:
+        if man is None:
+            out.mkdir(parents=True, exist_ok=True)
+            man = dict(want, chunk_size=csize, chunks=n_chunks, complete=False,
+                       created=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+            _write_json(out / MANIFEST, man)
+        done = _done_chunks(out)
+        resumed = len(done)
+        tasks = [ChunkTask(k, k * csize, min(deals, (k + 1) * csize), seed, r, cids, brackets)
+                 for k in range(n_chunks) if k not in done]
+        done_deals = sum(min(deals, (k + 1) * csize) - k * csize for k in done)
+        if progress is not None:
+            progress(done_deals, deals)
+        if client is not None:
+            backend = "dask"
+            n_workers = len(client.scheduler_info().get("workers", {}))
+            results = _run_dask(client, tasks)
+        else:
+            n_workers = workers if workers is not None else (os.cpu_count() or 1)
+            backend = "serial" if n_workers == 1 or len(tasks) <= 1 else "processes"
+            results = _run_serial(tasks) if backend == "serial" else _run_processes(
+                tasks, n_workers)
+        for task, tables in results:
+            _write_chunk(out, task.chunk, tables)
+            done_deals += task.stop - task.start
+            if progress is not None:
+                progress(done_deals, deals)
+    finally:
+        if client is not None:
+            client.close()
+        if lc is not None:
+            lc.close()
+    man["complete"] = True
+    _write_json(out / MANIFEST, man)
+    secs = time.perf_counter() - t0
+    solved = sum(t.stop - t.start for t in tasks)
+    data = load_dataset(out, complete=True)
+    return {"out": str(out), "rules": r.name, "contracts": list(cids), "seed": seed,
+            "deals": deals, "chunks": n_chunks, "chunks_resumed": resumed,
+            "chunks_solved": len(tasks), "rows": {t: data[t].height for t in TABLES},
+            "backend": backend, "workers": n_workers, "seconds": round(secs, 3),
+            "deals_per_minute": round(60 * solved / secs, 3) if secs > 0 else None}
+
+
+__all__ = ["run_stats", "load_dataset", "read_manifest", "solve_chunk", "ChunkTask",
+           "deal_for", "resolve_contracts", "contract_options", "default_chunk_size",
+           "TABLES", "SCHEMAS", "SORT_KEYS", "FORMAT_VERSION", "BRACKET_MODES"]
