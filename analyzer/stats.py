@@ -44,6 +44,8 @@ from analyzer.rules import Contract, Rules, load_rules
 
 #: Version of the dataset layout written in ``manifest.json``.
 FORMAT_VERSION = 1
+#: How long to wait for a Dask scheduler to answer.
+SCHEDULER_TIMEOUT = "5s"
 #: The tables of a dataset, one Parquet file per chunk each.
 TABLES = ("values", "features", "brackets", "deals")
 #: Bracket modes: none, the declarer's best option, every option.
@@ -326,7 +328,7 @@ def _connect_dask(scheduler: str | None, cluster: str | None, workers: int | Non
                          "'dask[distributed]' (the barbu-dd[cluster] extra)") from None
     if scheduler:
         try:
-            client = Client(scheduler, timeout="5s", set_as_default=False)
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:
             msg = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise BarbuError(f"no Dask scheduler answers at {scheduler} ({msg})") from None

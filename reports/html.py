@@ -1,0 +1,285 @@
+"""The statistics report: tables and figures of a dataset as one HTML page, Markdown with
+PNG files, or one PNG sheet (``barbu report``).
+
+The HTML page is self-contained: styles inline, figures embedded as base64 PNG, no script
+and no outside link, so it opens offline in any browser.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from analyzer.errors import BarbuError
+from analyzer.stats import load_dataset, read_manifest
+from reports import figures as F
+from reports import tables as T
+
+FORMATS = ("html", "md", "png")
+
+
+@dataclass
+class Panel:
+    """One figure of the report: a name (file-safe), a caption and a drawing function
+    ``draw(ax)``."""
+
+    name: str
+    caption: str
+    draw: Callable[[Any], list[Any]]
+
+
+@dataclass
+class Section:
+    """A table of the report with its title and a sentence saying how to read it."""
+
+    title: str
+    note: str
+    table: pl.DataFrame
+
+
+def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
+             ) -> tuple[list[Section], list[Panel]]:
+    values, features, brackets = data["values"], data["features"], data["brackets"]
+    order = man.get("contracts")
+    summary = T.value_summary(values, order)
+    share = T.best_contract_share(values, order)
+    byfeat = T.value_by_feature(values, features)
+    trump = T.value_by_trump_length(values, features)
+    ranks = T.value_by_rank(values)
+    bsum = T.bracket_summary(brackets, order)
+
+    sections = [
+        Section("Declarer's guaranteed value by contract",
+                "Raw points the declarer can guarantee with perfect play against three "
+                "opponents who all play against him (paranoid double-dummy value); a "
+                "contract's value is that of its best trump suit or starting rank. "
+                "`hands` counts deal × declarer.", summary),
+        Section("How often each contract is the best",
+                "`best`: hands (deal × declarer) where the contract has the highest "
+                "guaranteed value, a tie between k contracts counting 1/k each; `share` in "
+                "percent.", share),
+    ]
+    panels = [
+        Panel("values", "Distribution of the declarer's guaranteed value per contract "
+              "(box: quartiles, whiskers: 1.5 × IQR, triangle: mean).",
+              lambda ax: F.plot_value_distribution(ax, values, order)),
+        Panel("best", "Share of hands in which each contract is the declarer's best.",
+              lambda ax: F.plot_best_share(ax, share)),
+    ]
+    if byfeat.height:
+        sections.append(Section(
+            "Value against the hand feature that matters",
+            "Mean contract value of the hands with each value `x` of the feature "
+            "(hearts held for No Hearts and No King, queens for No Queens, high-card points "
+            "for the trick contracts), with its standard error.", byfeat))
+        for feat in byfeat["feature"].unique(maintain_order=True).to_list():
+            cs = ", ".join(byfeat.filter(pl.col("feature") == feat)["contract"]
+                           .unique(maintain_order=True).to_list())
+            panels.append(Panel(f"feature-{feat}",
+                                f"Mean value (± s.e.) of {cs} against the declarer's "
+                                f"{F.FEATURE_LABELS.get(feat, feat)}.",
+                                lambda ax, f=feat: F.plot_value_vs_feature(ax, byfeat, f)))
+    if trump.height:
+        sections.append(Section(
+            "Trumps: value against trump length",
+            "Every trump suit of every hand once: the declarer's length in that suit "
+            "and the mean value of naming it trumps.", trump))
+        panels.append(Panel("trumps", "Trumps: mean value of a trump suit against the "
+                            "declarer's length in it; grey bars count the cases.",
+                            lambda ax: F.plot_trump_length(ax, trump)))
+    if ranks.height:
+        sections.append(Section(
+            "Dominoes: value by starting rank",
+            "Mean value for the declarer of each starting rank (first-card presets: the "
+            "ranks the first player holds), and how often each is the best.", ranks))
+        panels.append(Panel("dominoes", "Dominoes: mean value of each starting rank and "
+                            "how often it is the declarer's best.",
+                            lambda ax: F.plot_dominoes_rank(ax, ranks)))
+    if bsum.height:
+        mode = man.get("brackets", "best")
+        which = ("the declarer's best option" if mode == "best" else "every option")
+        sections.append(Section(
+            "Doubling brackets",
+            f"Stored for {which}, declarer against each opponent: with perfect play the "
+            "declarer's raw score minus the opponent's lies in [low, high] (design.md). "
+            "`declarer_wins`: percent of pairs with low > 0; `opponent_wins`: high < 0."
+            + ("" if man.get("doubling", True) else " This preset has no doubling: the "
+               "brackets are side bets."), bsum))
+        panels.append(Panel("brackets", f"Doubling brackets of {which}: who wins a bet "
+                            "between the declarer and each opponent.",
+                            lambda ax: F.plot_brackets(ax, bsum)))
+    return sections, panels
+
+
+def _png(panel: Panel, size: tuple[float, float] = (7.5, 4.4)) -> bytes:
+    fig = Figure(figsize=size, layout="constrained")
+    panel.draw(fig.add_subplot())
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    return buf.getvalue()
+
+
+def _fmt(x: Any) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, float):
+        if math.isnan(x):
+            return "–"
+        return f"{x:.2f}" if x != int(x) else f"{int(x)}"
+    return str(x)
+
+
+def _html_table(df: pl.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row)
+                   + "</tr>" for row in df.iter_rows())
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _md_table(df: pl.DataFrame) -> str:
+    lines = ["| " + " | ".join(df.columns) + " |",
+             "|" + "|".join("---" for _ in df.columns) + "|"]
+    lines += ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in df.iter_rows()]
+    return "\n".join(lines)
+
+
+def _facts(man: dict[str, Any], data: dict[str, pl.DataFrame]) -> list[tuple[str, str]]:
+    solved = data["deals"].height
+    return [("rules", str(man.get("rules"))),
+            ("contracts", ", ".join(man.get("contracts", []))),
+            ("seed", str(man.get("seed"))),
+            ("deals", f"{solved} of {man.get('deals')}"
+             + ("" if solved == man.get("deals") else " (incomplete: finish with --resume)")),
+            ("hands (deal × declarer)", str(4 * solved)),
+            ("brackets", str(man.get("brackets"))),
+            ("created", str(man.get("created", "")))]
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
+max-width:1100px;color:#222;padding:0 1em}
+h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
+.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(500px,1fr));gap:1em}
+figure{margin:0}figure img{max-width:100%;height:auto;border:1px solid #eee}
+figcaption{font-size:.9em;color:#555}.note{color:#555;font-size:.9em}
+dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}
+"""
+
+
+def _write_html(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
+                sections: list[Section], panels: list[Panel]) -> list[Path]:
+    facts = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>"
+                    for k, v in _facts(man, data))
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             "<title>Barbu deal statistics</title>", f"<style>{_CSS}</style></head><body>",
+             "<h1>Barbu deal statistics</h1>", f"<dl>{facts}</dl>",
+             '<p class="note">Double-dummy values: every hand is solved as if all cards '
+             "were seen.</p>", "<h2>Figures</h2>", '<div class="figs">']
+    for p in panels:
+        b64 = base64.b64encode(_png(p)).decode("ascii")
+        parts.append(f'<figure id="fig-{p.name}"><img alt="{html.escape(p.caption)}" '
+                     f'src="data:image/png;base64,{b64}"><figcaption>'
+                     f"{html.escape(p.caption)}</figcaption></figure>")
+    parts.append("</div><h2>Tables</h2>")
+    for s in sections:
+        parts.append(f"<h3>{html.escape(s.title)}</h3><p class=\"note\">"
+                     f"{html.escape(s.note)}</p>{_html_table(s.table)}")
+    parts.append("</body></html>")
+    out.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return [out]
+
+
+def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
+              sections: list[Section], panels: list[Panel]) -> list[Path]:
+    fig_dir = out.with_name(out.stem + "_files")
+    fig_dir.mkdir(exist_ok=True)
+    written: list[Path] = []
+    lines = ["# Barbu deal statistics", ""]
+    lines += [f"- **{k}**: {v}" for k, v in _facts(man, data)]
+    lines += ["", "Double-dummy values: every hand is solved as if all cards were seen.",
+              "", "## Figures", ""]
+    for i, p in enumerate(panels, 1):
+        f = fig_dir / f"{i:02d}-{p.name}.png"
+        f.write_bytes(_png(p))
+        written.append(f)
+        lines += [f"![{p.caption}]({fig_dir.name}/{f.name})", "", f"*{p.caption}*", ""]
+    lines += ["## Tables", ""]
+    for s in sections:
+        lines += [f"### {s.title}", "", s.note, "", _md_table(s.table), ""]
+    out.write_text("\n".join(lines), encoding="utf-8")
+    return [out, *written]
+
+
+def _write_png(out: Path, panels: list[Panel]) -> list[Path]:
+    cols = 2 if len(panels) > 1 else 1
+    rows = math.ceil(len(panels) / cols)
+    fig = Figure(figsize=(7.5 * cols, 4.6 * rows), layout="constrained")
+    fig.suptitle("Barbu deal statistics", fontsize="x-large")
+    for i, p in enumerate(panels):
+        p.draw(fig.add_subplot(rows, cols, i + 1))
+    fig.savefig(out, format="png", dpi=100)
+    return [out]
+
+
+def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
+                 ) -> list[Path]:
+    """Write the report of a statistics dataset.
+
+    Parameters
+    ----------
+    data_dir : path
+        A dataset written by :func:`analyzer.stats.run_stats` (complete or not: an
+        incomplete one is reported as such).
+    out_path : path
+        The file to write (``.html``, ``.md`` or ``.png``); its folder is created.
+    fmt : ``"html"``, ``"md"`` or ``"png"``
+        ``html``: one self-contained page (figures as base64 PNG). ``md``: Markdown with
+        the figures as PNG files in ``<stem>_files/`` beside it. ``png``: every figure on
+        one sheet (no tables).
+
+    Returns
+    -------
+    list of Path
+        The files written, the report first.
+
+    Raises
+    ------
+    BarbuError
+        Unknown format, a folder that is not a readable dataset, or one with no solved
+        deal yet.
+    """
+    if fmt not in FORMATS:
+        raise BarbuError(f"bad report format {fmt!r}: expected one of " + ", ".join(FORMATS))
+    man = read_manifest(data_dir)
+    data = load_dataset(data_dir)
+    if data["values"].height == 0:
+        raise BarbuError(f"dataset {data_dir} has no solved deal yet")
+    from analyzer.rules import load_rules
+    try:
+        man = dict(man, doubling=load_rules(man["rules"]).doubling)
+    except BarbuError:  # a preset file that is not here: say nothing about doubling
+        pass
+    out = Path(out_path)
+    if out.is_dir():
+        raise BarbuError(f"--out {out_path} is a folder: name the report file")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    sections, panels = _content(data, man)
+    if fmt == "html":
+        return _write_html(out, man, data, sections, panels)
+    if fmt == "md":
+        return _write_md(out, man, data, sections, panels)
+    return _write_png(out, panels)
+
+
+__all__ = ["build_report", "FORMATS"]

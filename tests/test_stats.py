@@ -1,0 +1,267 @@
+"""The statistics runner: deals are pure in (seed, index), rows equal the solvers' values,
+local processes and a local Dask cluster give identical tables, a killed run resumes to
+the same result, and bad input fails in one line without touching anything.
+
+Workloads are tiny: the ``barbu-32`` preset with cheap contracts, a handful of deals.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from analyzer import stats as S
+from analyzer.cards import parse_hand, random_deal
+from analyzer.dominoes import solve_dominoes
+from analyzer.errors import BarbuError
+from analyzer.features import FEATURE_COLUMNS, hand_features
+from analyzer.rules import load_rules
+from analyzer.solve import solve
+
+ROOT = Path(__file__).resolve().parents[1]
+#: A cheap workload: No King and Dominoes (one option per first-card rank), brackets of
+#: the best option (Trumps brackets cost more: see test_trumps_rows).
+CHEAP = dict(rules="barbu-32", contracts="no-king,dominoes", seed=2026)
+
+
+def _same(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
+    assert a.keys() == b.keys()
+    for t in a:
+        assert_frame_equal(a[t], b[t])
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory) -> tuple[Path, dict]:
+    """A 3-deal run in this process, the reference the other back ends must equal."""
+    out = tmp_path_factory.mktemp("serial") / "ds"
+    seen: list[tuple[int, int]] = []
+    summary = S.run_stats(out, deals=3, workers=1, chunk_size=1,
+                          progress=lambda d, t: seen.append((d, t)), **CHEAP)
+    return out, {"summary": summary, "progress": seen}
+
+
+# ----------------------------------------------------------------------------- deals
+def test_deal_is_a_pure_function_of_seed_and_index():
+    children = np.random.SeedSequence(5).spawn(3)
+    for i in range(3):
+        want = random_deal(np.random.default_rng(children[i]), deck=32)
+        assert S.deal_for(5, i, 32) == want
+    assert S.deal_for(5, 0, 52) != S.deal_for(5, 1, 52)
+    assert S.deal_for(5, 0, 52) != S.deal_for(6, 0, 52)
+
+
+def test_hand_features_by_hand():
+    f = hand_features(parse_hand("AKQ2.KT9.876.543"), 52)
+    assert (f["len_s"], f["len_h"], f["len_d"], f["len_c"]) == (4, 3, 3, 3)
+    assert (f["hcp"], f["aces"], f["kings"], f["queens"], f["jacks"]) == (12, 1, 2, 1, 0)
+    assert f["has_hk"] and not f["has_ha"] and f["hk_guard"] == 2
+    assert (f["longest"], f["shortest"], f["voids"], f["singletons"]) == (4, 3, 0, 0)
+    assert f["low_cards"] == 7 and f["high_hearts"] == 1 and f["tens"] == 1
+    assert (f["rank_min"], f["rank_max"]) == (0, 12)
+    g = hand_features(parse_hand("AKQJT987..."), 32)
+    assert (g["voids"], g["hearts"], g["hk_guard"], g["lowest_rank_sum"]) == (3, 0, 0, 0)
+    assert set(f) == set(FEATURE_COLUMNS)
+
+
+def test_resolve_contracts():
+    r = load_rules("barbu-32")
+    assert S.resolve_contracts(r, None) == r.match_contracts
+    assert S.resolve_contracts(r, "dominoes, barbu") == ("no-king", "dominoes")
+    with pytest.raises(BarbuError, match="unknown contract"):
+        S.resolve_contracts(r, "no-such")
+
+
+# ----------------------------------------------------------------------------- the rows
+def test_rows_are_the_solvers_values(serial):
+    out, info = serial
+    data = S.load_dataset(out, complete=True)
+    r = load_rules("barbu-32")
+    v, f, b, d = data["values"], data["features"], data["brackets"], data["deals"]
+    assert d["deal"].to_list() == [0, 1, 2]
+    assert f.height == 12 and set(f["seat"]) == set("NESW")
+    # every declarer: 1 No King + one Dominoes row per first-card rank he holds
+    per = v.group_by(["deal", "declarer"]).len()
+    assert per.height == 12
+    for i, decl, n in per.select("deal", "declarer", "len").rows():
+        ranks = {c % 13 for c in S.deal_for(CHEAP["seed"], i, 32).hands["NESW".index(decl)]}
+        assert n == 1 + len(ranks)
+    # spot-check rows against the solvers, declarer E leads (lead = declarer)
+    deal = S.deal_for(CHEAP["seed"], 1, 32)
+    row = v.filter((pl.col("deal") == 1) & (pl.col("declarer") == "E")
+                   & (pl.col("contract") == "no-king"))
+    assert Fraction(row["value_num"][0], row["value_den"][0]) == solve(
+        deal, r, "no-king", leader="E", seat="E")
+    dom = v.filter((pl.col("deal") == 1) & (pl.col("declarer") == "E")
+                   & (pl.col("contract") == "dominoes"))
+    assert dom.height >= 1
+    k = dom["rank"][0]
+    assert Fraction(dom["value_num"][0], dom["value_den"][0]) == solve_dominoes(
+        deal, r, "dominoes", first="E", start_rank=k, seat="E")
+    # brackets: the declarer's best option vs each opponent, low <= high
+    assert b.height == 12 * 3
+    assert (b["low"] <= b["high"]).all()
+    assert info["progress"] == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    assert info["summary"]["rows"]["deals"] == 3
+    assert S.read_manifest(out)["complete"] is True
+
+
+def test_trumps_rows(tmp_path):
+    """Trumps: one row per trump suit, exact halves, equal to the solver's value."""
+    out = tmp_path / "t"
+    S.run_stats(out, deals=1, seed=9, rules="barbu-32", contracts="atout", workers=1,
+                brackets="none")
+    data = S.load_dataset(out)
+    v = data["values"]
+    assert v.height == 16 and data["brackets"].height == 0
+    assert set(v["trump"]) == set("SHDC") and v["rank"].null_count() == 16
+    assert (v["value_num"] / v["value_den"] - v["value"]).abs().max() == 0
+    deal = S.deal_for(9, 0, 32)
+    for decl, trump, num, den in v.select("declarer", "trump", "value_num",
+                                          "value_den").rows():
+        assert Fraction(num, den) == solve(deal, "barbu-32", "trumps", trump=trump,
+                                           leader=decl, seat=decl)
+
+
+def test_local_dask_cluster_and_processes_give_identical_tables(serial, tmp_path):
+    pytest.importorskip("distributed")
+    ref = S.load_dataset(serial[0])
+    s1 = S.run_stats(tmp_path / "proc", deals=3, workers=2, chunk_size=1, **CHEAP)
+    assert s1["backend"] == "processes"
+    s2 = S.run_stats(tmp_path / "dask", deals=3, cluster="local", workers=2, chunk_size=1,
+                     **CHEAP)
+    assert s2["backend"] == "dask" and s2["workers"] == 2
+    _same(S.load_dataset(tmp_path / "proc"), ref)
+    _same(S.load_dataset(tmp_path / "dask"), ref)
+
+
+_KILLER = """
+import os, signal, sys
+from analyzer.stats import run_stats
+def stop(done, total):
+    if done >= 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+run_stats(sys.argv[1], deals=3, workers=1, chunk_size=1, progress=stop,
+          rules="barbu-32", contracts="no-king,dominoes", seed=2026)
+"""
+
+
+def test_killed_run_resumes_to_the_same_result(serial, tmp_path):
+    out = tmp_path / "killed"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", textwrap.dedent(_KILLER), str(out)],
+                       cwd=ROOT, env=env, capture_output=True, timeout=300)
+    assert p.returncode == -9, p.stderr.decode()[-2000:]
+    done = sorted(x.name for x in (out / "chunks").iterdir())
+    assert done == ["000000", "000001"]
+    assert S.read_manifest(out)["complete"] is False
+    # a chunk that was being written when the run stopped
+    (out / "chunks" / "000002.tmp").mkdir()
+    (out / "chunks" / "000002.tmp" / "values.parquet").write_bytes(b"half")
+    with pytest.raises(BarbuError, match="incomplete"):
+        S.load_dataset(out, complete=True)
+    with pytest.raises(BarbuError, match="not empty"):
+        S.run_stats(out, deals=3, workers=1, chunk_size=1, **CHEAP)
+    s = S.run_stats(out, deals=3, workers=1, resume=True, **CHEAP)
+    assert (s["chunks_resumed"], s["chunks_solved"]) == (2, 1)
+    assert not (out / "chunks" / "000002.tmp").exists()
+    _same(S.load_dataset(out, complete=True), S.load_dataset(serial[0]))
+    # resuming a finished run solves nothing and changes nothing
+    s = S.run_stats(out, deals=3, workers=1, resume=True, **CHEAP)
+    assert s["chunks_solved"] == 0
+
+
+# ----------------------------------------------------------------------------- bad input
+def test_existing_nonempty_out_is_not_overwritten(tmp_path):
+    out = tmp_path / "busy"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    with pytest.raises(BarbuError, match="exists and is not empty"):
+        S.run_stats(out, deals=1, workers=1, **CHEAP)
+    assert [x.name for x in out.iterdir()] == ["keep.txt"]
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(BarbuError, match="not a folder"):
+        S.run_stats(f, deals=1, workers=1, **CHEAP)
+
+
+def test_resume_with_other_parameters_fails(serial, tmp_path):
+    out = serial[0]
+    before = sorted(p.stat().st_mtime_ns for p in out.rglob("*"))
+    with pytest.raises(BarbuError, match="seed"):
+        S.run_stats(out, deals=3, workers=1, resume=True,
+                    **dict(CHEAP, seed=1))
+    with pytest.raises(BarbuError, match="deals"):
+        S.run_stats(out, deals=4, workers=1, resume=True, **CHEAP)
+    with pytest.raises(BarbuError, match="contracts"):
+        S.run_stats(out, deals=3, workers=1, resume=True, **dict(CHEAP, contracts="no-king"))
+    assert sorted(p.stat().st_mtime_ns for p in out.rglob("*")) == before
+    # --resume on a folder that is not a dataset
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x").write_text("x")
+    with pytest.raises(BarbuError, match="no manifest.json"):
+        S.run_stats(other, deals=3, workers=1, resume=True, **CHEAP)
+
+
+def test_unreadable_dataset(serial, tmp_path):
+    with pytest.raises(BarbuError, match="not a folder"):
+        S.load_dataset(tmp_path / "missing")
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "manifest.json").write_text("{not json")
+    with pytest.raises(BarbuError, match="unreadable dataset manifest"):
+        S.load_dataset(tmp_path / "m")
+    bad = tmp_path / "bad"
+    import shutil
+    shutil.copytree(serial[0], bad)
+    (bad / "chunks" / "000001" / "features.parquet").write_bytes(b"garbage")
+    with pytest.raises(BarbuError, match="unreadable dataset file") as e:
+        S.load_dataset(bad)
+    assert "\n" not in str(e.value)
+
+
+def test_unanswering_scheduler_fails_in_one_line(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(S, "SCHEDULER_TIMEOUT", "1s")
+    out = tmp_path / "never"
+    with pytest.raises(BarbuError, match="no Dask scheduler answers at tcp://127.0.0.1:9") as e:
+        S.run_stats(out, deals=2, scheduler="tcp://127.0.0.1:9", **CHEAP)
+    assert "\n" not in str(e.value)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("kw, msg", [
+    (dict(deals=0), "bad --deals"),
+    (dict(deals=2, seed=-1), "bad --seed"),
+    (dict(deals=2, workers=0), "bad --workers"),
+    (dict(deals=2, cluster="yarn"), "bad --cluster"),
+    (dict(deals=2, cluster="local", scheduler="tcp://x:1"), "not both"),
+    (dict(deals=2, contracts="nope"), "unknown contract"),
+    (dict(deals=2, rules="no-such-preset"), "no-such-preset"),
+    (dict(deals=2, brackets="some"), "brackets"),
+])
+def test_bad_arguments(tmp_path, kw, msg):
+    args = dict(CHEAP, **kw)
+    with pytest.raises(BarbuError, match=msg):
+        S.run_stats(tmp_path / "x", **args)
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.slow
+def test_full_option_table_every_32_card_preset(tmp_path):
+    """Every option of both 32-card presets on two deals: serial and 2 processes agree."""
+    for preset in ("barbu-32", "classic-32"):
+        a = S.run_stats(tmp_path / f"{preset}-1", deals=2, seed=3, rules=preset, workers=1)
+        b = S.run_stats(tmp_path / f"{preset}-2", deals=2, seed=3, rules=preset, workers=2,
+                        chunk_size=1)
+        assert a["rows"] == b["rows"]
+        _same(S.load_dataset(tmp_path / f"{preset}-1"),
+              S.load_dataset(tmp_path / f"{preset}-2"))
