@@ -1,0 +1,761 @@
+"""The contract advisor (``barbu advise``): which contract to declare, and doubling equity.
+
+Given the declarer's hand, :func:`advise` deals the unseen cards many times
+(:mod:`analyzer.sampler`), solves every option on every deal double dummy, and reports
+per option the mean *guaranteed* value of the declarer (design.md, "Solution concepts":
+the other three play against him), its standard error, a 95% interval, min/max, the
+distribution of values and the probability that the option is the best on a deal.
+
+Options are the contracts still available (``remaining``; default every contract of the
+preset's match), Trumps once per trump suit, Dominoes once per starting rank the declarer
+may name (``start = "named"``), the preset's rank (``"fixed"``), or each rank he holds
+(``"first-card"``: his first card fixes the rank).
+
+**A run of seven.** The declarer plays each contract of his run once. Declaring ``c`` now
+leaves ``R - {c}`` for the later hands, worth ``F(R - {c})``: the expected value of the
+best order for those contracts on random future hands, read from a table shipped in
+``data/future_values/<preset>.json`` (made by :func:`future_value_table`, see
+``docs/advise.md``). The recommendation maximises ``mean + F(R - {c})``. Presets with a
+fixed order (``classic-32``) have nothing to choose: the first remaining contract is
+recommended and the values are shown for information.
+
+**Doubling** (presets with ``rules.doubling``). For the recommended option (or every
+option, ``doubling="all"``) and each opponent Y of the declarer X, two solves per deal give
+the *doubling bracket*: ``V_X`` with ``w = e_X - e_Y``, maximiser ``{X}``, and ``V_Y`` with
+``w = e_Y - e_X``, maximiser ``{Y}``; with perfect play ``s_X - s_Y`` lies in
+``[V_X, -V_Y]`` (``low <= high`` on every deal). A double by Y moves ``s_X - s_Y`` from Y to
+X (difference rule, rules.md "Doubling"), a redouble moves it again: Y should double when
+the bet favours him, X redouble when it favours X. The declarer's net result with no
+doubles, with every opponent doubling him, and with him redoubling them all, is the linear
+objective ``(1 + 3n) s_X - n * sum(s_Y)`` (n = doubles per pair), solved exactly; under
+``undoubled_negative = split`` an undoubled negative contract is not played, and the split
+is compared with playing.
+
+Known limit: every deal is solved as if everyone saw every card (strategy fusion), so the
+values are those of perfect-information play; the guaranteed value is a floor against
+three cooperating opponents.
+
+Results are deterministic for a given ``seed``: every deal is drawn in the calling process
+before any is solved, and the solves are deterministic, so 1 or K worker processes give
+the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import os
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib import resources
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from analyzer.cards import RANK_CHARS, Seat, card_name, format_hand, parse_hand
+from analyzer.errors import BarbuError
+from analyzer.rules import Contract, Rules, load_rules
+from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
+
+__all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
+           "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
+           "AUTO_CAP"]
+
+#: ``samples="auto"``: first batch, later batches, and the cap.
+AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
+
+#: two-sided 95% Student t quantiles, degrees of freedom 1..30 (then 1.96).
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+        2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+        2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t95(df: int) -> float:
+    """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom.
+
+    >>> t95(1), t95(30), t95(1000)
+    (12.706, 2.042, 1.96)
+    """
+    return _T95[df - 1] if 1 <= df <= 30 else 1.96
+
+
+# --------------------------------------------------------------------------- options
+@dataclass(frozen=True)
+class Option:
+    """One choice of the declarer: a contract, with its trump suit or starting rank."""
+
+    contract: Contract
+    trump: int | None = None
+    rank: int | None = None
+
+    @property
+    def key(self) -> dict[str, Any]:
+        """``{"contract", "trump", "rank"}`` in the JSON spelling (``"S"``, ``"T"``)."""
+        return {"contract": self.contract.id,
+                "trump": None if self.trump is None else "SHDC"[self.trump],
+                "rank": None if self.rank is None else RANK_CHARS[self.rank]}
+
+    @property
+    def label(self) -> str:
+        """``trumps S``, ``dominoes 7``, ``no-king``."""
+        k = self.key
+        return " ".join(x for x in (k["contract"], k["trump"], k["rank"]) if x)
+
+
+def parse_remaining(rules: Rules, remaining: str | Iterable[str] | None) -> tuple[str, ...]:
+    """Contract ids still to play, in the preset's match order (default: all of them).
+
+    >>> parse_remaining(load_rules("tournament"), "trumps, barbu")
+    ('no-king', 'trumps')
+    """
+    if remaining is None or remaining == "" or remaining == []:
+        return tuple(rules.match_contracts)
+    items = remaining.replace(";", ",").split(",") if isinstance(remaining, str) \
+        else list(remaining)
+    ids = set()
+    for x in items:
+        if not str(x).strip():
+            continue
+        c = rules.contract(str(x))
+        if c.id not in rules.match_contracts:
+            raise BarbuError(f"contract {c.id} is not in the match of preset {rules.name!r} "
+                             "(expected one of " + ", ".join(rules.match_contracts) + ")")
+        ids.add(c.id)
+    if not ids:
+        raise BarbuError("--remaining names no contract")
+    return tuple(c for c in rules.match_contracts if c in ids)
+
+
+def _leader(rules: Rules, seat: int) -> int:
+    return seat if rules.variants["lead"] == "declarer" else (seat + 1) % 4
+
+
+def advise_options(rules: Rules, seat: int, hand: Iterable[int],
+                   remaining: Sequence[str]) -> list[Option]:
+    """Every option of the contracts in ``remaining`` (module docstring)."""
+    from analyzer.dominoes import dominoes_first_seat, dominoes_ranks
+    hand = frozenset(hand)
+    out: list[Option] = []
+    for cid in remaining:
+        c = rules.contracts[cid]
+        if c.is_dominoes:
+            if c.start == "first-card":
+                if dominoes_first_seat(rules, seat) == seat:
+                    out.extend(Option(c, None, k) for k in dominoes_ranks(rules, c)
+                               if any(x % 13 == k for x in hand))
+                else:
+                    out.append(Option(c))
+            else:
+                out.extend(Option(c, None, k) for k in dominoes_ranks(rules, c))
+        elif c.trumps:
+            out.extend(Option(c, s) for s in range(4))
+        else:
+            out.append(Option(c))
+    return out
+
+
+# --------------------------------------------------------------------------- solving
+def _solve(rules: Rules, seat: int, hands: Hands, opt: Option,
+           weights: Sequence[int] | None = None, maximizers: Sequence[int] | None = None
+           ) -> Fraction:
+    """One double-dummy value of ``opt`` on a whole deal (guaranteed value of ``seat``, or
+    a linear objective)."""
+    c = opt.contract
+    if c.is_dominoes:
+        from analyzer.dominoes import dominoes_first_seat, solve_dominoes
+        first = dominoes_first_seat(rules, seat)
+        if weights is None:
+            return solve_dominoes(hands, rules, c, first=first, start_rank=opt.rank,
+                                  seat=seat)
+        return solve_dominoes(hands, rules, c, first=first, start_rank=opt.rank,
+                              weights=weights, maximizers=maximizers)
+    from analyzer.solve import solve
+    if weights is None:
+        return solve(hands, rules, c, trump=opt.trump, leader=_leader(rules, seat), seat=seat)
+    return solve(hands, rules, c, trump=opt.trump, leader=_leader(rules, seat),
+                 weights=weights, maximizers=maximizers)
+
+
+def _bet_weights(x: int, y: int) -> list[int]:
+    return [1 if p == x else -1 if p == y else 0 for p in range(4)]
+
+
+def _net_weights(x: int, n: int) -> list[int]:
+    return [1 + 3 * n if p == x else -n for p in range(4)]
+
+
+# Worker context: set in the parent before the pool forks (never pickled per task).
+_CTX: dict[str, Any] = {}
+
+
+def _work(item: tuple[str, int, Hands, tuple[int, ...]]) -> tuple[int, Any]:
+    """One deal's task: ``("options", i, hands, option indices)`` → their values;
+    ``("double", i, hands, option indices)`` → per option, per opponent ``(V_X, V_Y)`` and
+    the net objectives."""
+    kind, i, hands, which = item
+    rules, seat, opts = _CTX["rules"], _CTX["seat"], _CTX["options"]
+    if kind == "options":
+        return i, [_solve(rules, seat, hands, opts[k]) for k in which]
+    out = []
+    for k in which:
+        o = opts[k]
+        brackets = {}
+        for y in _CTX["opponents"]:
+            vx = _solve(rules, seat, hands, o, _bet_weights(seat, y), (seat,))
+            vy = _solve(rules, seat, hands, o, _bet_weights(y, seat), (y,))
+            brackets[y] = (vx, vy)
+        nets = {}
+        if _CTX["net_solves"]:
+            for n in (1, 2):
+                nets[n] = _solve(rules, seat, hands, o, _net_weights(seat, n), (seat,))
+        out.append((brackets, nets))
+    return i, out
+
+
+class _Runner:
+    """Runs tasks in order, on ``workers`` forked processes (or in this one)."""
+
+    def __init__(self, workers: int, progress: Callable[[int, int], Any] | None) -> None:
+        self.workers = workers
+        self.progress = progress
+        self.pool = None
+        self.done = 0
+        self.total = 0
+
+    def map(self, items: list) -> list:
+        out = []
+        if self.workers > 1 and self.pool is None and len(items) > 1:
+            # warm the kernels in the parent, so forked workers inherit them compiled
+            out.append(_work(items[0]))
+            self._tick()
+            items = items[1:]
+            self.pool = mp.get_context("fork").Pool(self.workers)
+        it = self.pool.imap(_work, items, chunksize=1) if self.pool is not None \
+            else map(_work, items)
+        for r in it:
+            out.append(r)
+            self._tick()
+        return out
+
+    def _tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, max(self.total, self.done))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool.join()
+            self.pool = None
+
+
+# --------------------------------------------------------------------------- statistics
+def _num(x: Fraction | float | None, places: int = 4) -> int | float | None:
+    """A number for JSON: exact integers stay integers, the rest is rounded."""
+    if x is None:
+        return None
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return int(x)
+    return round(float(x), places)
+
+
+def _stderr(values: Sequence[Fraction]) -> float | None:
+    n = len(values)
+    if n < 2:
+        return None
+    m = sum(values, Fraction(0)) / n
+    var = sum(((v - m) ** 2 for v in values), Fraction(0)) / (n - 1)
+    return math.sqrt(float(var) / n)
+
+
+def summarize(values: Sequence[Fraction]) -> dict[str, Any]:
+    """Mean, standard error, 95% interval (Student t), min, max and distribution.
+
+    >>> s = summarize([Fraction(65)] * 3)
+    >>> s["mean"], s["stderr"], s["ci95"], s["distribution"]
+    (65, 0.0, [65, 65], [{'value': 65, 'count': 3}])
+    """
+    n = len(values)
+    m = sum(values, Fraction(0)) / n
+    se = _stderr(values)
+    half = None if se is None else t95(n - 1) * se
+    dist: dict[Fraction, int] = {}
+    for v in values:
+        dist[v] = dist.get(v, 0) + 1
+    return {"mean": _num(m), "stderr": None if se is None else round(se, 4),
+            "ci95": None if half is None else [_num(m - Fraction(half)),
+                                              _num(m + Fraction(half))],
+            "min": _num(min(values)), "max": _num(max(values)),
+            "distribution": [{"value": _num(v), "count": k} for v, k in sorted(dist.items())]}
+
+
+def _paired(a: Sequence[Fraction], b: Sequence[Fraction]) -> tuple[float, float | None]:
+    """Mean and standard error of ``a - b`` (same deals)."""
+    d = [x - y for x, y in zip(a, b)]
+    return float(sum(d, Fraction(0)) / len(d)), _stderr(d)
+
+
+def _separated(a: Sequence[Fraction], b: Sequence[Fraction]) -> bool:
+    """Whether ``a`` beats ``b`` at 95% (paired), or they are equal on every deal."""
+    m, se = _paired(a, b)
+    if se is None:
+        return False
+    if se == 0:
+        return True  # identical on every deal, or a constant gap
+    return m - t95(len(a) - 1) * se > 0
+
+
+# --------------------------------------------------------------------------- future values
+def _subset_key(ids: Iterable[str]) -> str:
+    return ",".join(sorted(ids))
+
+
+def load_future_values(rules: Rules) -> dict[str, Any] | None:
+    """The shipped table of ``data/future_values/<preset>.json``, or None.
+
+    Its ``"subsets"`` map a comma-joined sorted set of contract ids to ``F(S)``, the
+    expected total of the best order for those contracts on ``|S|`` random future hands.
+    """
+    try:
+        p = resources.files("data").joinpath("future_values", f"{rules.name}.json")
+        if not p.is_file():
+            return None
+        table = json.loads(p.read_text("utf-8"))
+    except (OSError, ValueError, ModuleNotFoundError):
+        return None
+    if set(table.get("contracts", ())) != set(rules.match_contracts):
+        return None
+    return table
+
+
+def subset_values(per_hand: Sequence[Mapping[str, float]], contracts: Sequence[str]
+                  ) -> dict[str, float]:
+    """``F(S)`` for every subset S of ``contracts`` by dynamic programming over subsets.
+
+    ``F({}) = 0``; ``F(S) = mean over hands h of max_{c in S} (v_c(h) + F(S - {c}))``,
+    where ``per_hand[h][c]`` is the value of contract c on hand h. Each F(S) reuses every
+    sampled hand (a common-random-numbers estimate).
+
+    >>> F = subset_values([{"a": 1, "b": 0}, {"a": 0, "b": 3}], ["a", "b"])
+    >>> F["a"], F["b"], F["a,b"]
+    (0.5, 1.5, 2.5)
+    """
+    cs = list(contracts)
+    F: dict[frozenset[str], float] = {frozenset(): 0.0}
+    for k in range(1, len(cs) + 1):
+        for sub in combinations(cs, k):
+            S = frozenset(sub)
+            tot = 0.0
+            for v in per_hand:
+                tot += max(float(v[c]) + F[S - {c}] for c in S)
+            F[S] = tot / len(per_hand)
+    return {_subset_key(S): round(val, 4) for S, val in F.items() if S}
+
+
+def future_value_table(rules: Rules | str, hands: int, inner: int, seed: int,
+                       workers: int = 1,
+                       progress: Callable[[int, int], Any] | None = None) -> dict[str, Any]:
+    """The table behind the run-of-seven advice (shipped in ``data/future_values``).
+
+    For ``hands`` random declarer hands (seat N, seeded), each option of every match
+    contract is solved on ``inner`` deals of the unseen cards; a contract's value on the
+    hand is the best of its options' means (the declarer names the trump suit or rank
+    knowing his hand). :func:`subset_values` then gives ``F(S)`` for every subset.
+
+    Returns
+    -------
+    dict
+        ``{"preset", "seed", "hands", "inner", "contracts", "mean": {c: mean value},
+        "stderr": {c: …}, "subsets": {"c1,c2": F, …}}`` (JSON-able).
+    """
+    r = load_rules(rules) if not isinstance(rules, Rules) else rules
+    ss = np.random.SeedSequence(seed)
+    rng = np.random.default_rng(ss)
+    from analyzer.cards import random_deal
+    per_hand: list[dict[str, float]] = []
+    cs = list(r.match_contracts)
+    allopts: list[tuple[int, Option]] = []
+    items = []
+    tasks_per_hand = []
+    for h in range(hands):
+        deal = random_deal(rng, deck=r.deck)
+        hand = deal.hands[0]
+        opts = advise_options(r, 0, hand, cs)
+        base = len(allopts)
+        allopts.extend((h, o) for o in opts)
+        deals = sample_deals(Sampler(hand, 0, r.deck), inner, rng)
+        idx = tuple(range(base, base + len(opts)))
+        tasks_per_hand.append(idx)
+        items.extend(("options", h, d, idx) for d in deals)
+    _CTX.clear()
+    _CTX.update(rules=r, seat=0, options=[o for _, o in allopts])
+    runner = _Runner(max(1, workers), progress)
+    runner.total = len(items)
+    try:
+        res = runner.map(items)
+    finally:
+        runner.close()
+    sums: dict[int, list[Fraction]] = {}
+    for h, vals in res:
+        acc = sums.setdefault(h, [Fraction(0)] * len(vals))
+        sums[h] = [a + v for a, v in zip(acc, vals)]
+    for h in range(hands):
+        best: dict[str, float] = {}
+        for k, tot in zip(tasks_per_hand[h], sums[h]):
+            cid = allopts[k][1].contract.id
+            best[cid] = max(best.get(cid, -math.inf), float(tot) / inner)
+        per_hand.append(best)
+    mean = {c: round(sum(v[c] for v in per_hand) / hands, 4) for c in cs}
+    se = {c: round(float(np.std([v[c] for v in per_hand], ddof=1) / math.sqrt(hands)), 4)
+          if hands > 1 else None for c in cs}
+    return {"preset": r.name, "seed": seed, "hands": hands, "inner": inner,
+            "contracts": cs, "mean": mean, "stderr": se,
+            "subsets": subset_values(per_hand, cs)}
+
+
+# --------------------------------------------------------------------------- doubling
+def _opponents(rules: Rules, c: Contract, seat: int) -> tuple[int, ...]:
+    return tuple(p for p in range(4) if p != seat)
+
+
+def _bracket_advice(rules: Rules, c: Contract, seat: int, y: int,
+                    vals: list[tuple[Fraction, Fraction]]) -> dict[str, Any]:
+    lows = [vx for vx, _ in vals]
+    highs = [-vy for _, vy in vals]
+    n = len(vals)
+    lo = sum(lows, Fraction(0)) / n
+    hi = sum(highs, Fraction(0)) / n
+    mid = (lo + hi) / 2
+    p_x = sum(1 for v in lows if v > 0) / n
+    p_y = sum(1 for v in highs if v < 0) / n
+    X, Y = Seat(seat).name, Seat(y).name
+    sum_rule = rules.variants["positive_settlement"] == "sum" and rules.is_positive(c)
+    gain = f"{Y}'s gain per double is {X}'s loss, -(s_{X} - s_{Y})"
+    if hi < 0:
+        double, why = True, (f"{Y} should double: even when {X} plays his best the bet "
+                             f"s_{X} - s_{Y} averages at most {_f(hi)}")
+    elif lo > 0:
+        double, why = False, (f"{Y} should not double: even when {Y} plays his best, "
+                              f"s_{X} - s_{Y} averages at least {_f(lo)}")
+    else:
+        double = mid < 0
+        why = (f"{'double' if double else 'no double'}: s_{X} - s_{Y} lies in "
+               f"[{_f(lo)}, {_f(hi)}] on average (midpoint {_f(mid)}); {gain}")
+    if hi < 0:
+        redouble, rwhy = False, f"{X} should not redouble: he loses the bet even at best"
+    elif lo > 0:
+        redouble, rwhy = True, (f"{X} should redouble: he wins at least {_f(lo)} a double "
+                                "on average whatever the others do")
+    else:
+        redouble = mid > 0
+        rwhy = (f"{'redouble' if redouble else 'no redouble'}: the bracket midpoint is "
+                f"{_f(mid)}")
+    out = {"opponent": Y, "low": _num(lo), "high": _num(hi),
+           "low_stderr": _round(_stderr(lows)), "high_stderr": _round(_stderr(highs)),
+           "mid": _num(mid), "p_declarer_wins": round(p_x, 4),
+           "p_opponent_wins": round(p_y, 4),
+           "bad_brackets": sum(1 for a, b in zip(lows, highs) if a > b),
+           "double": double, "double_reason": why,
+           "redouble": redouble, "redouble_reason": "if doubled: " + rwhy}
+    if sum_rule:
+        out["note"] = ("fr-52 settles doubled positive contracts by the sum rule: the "
+                       "bracket's sign says who wins the pair; the amount is the other's "
+                       "raw score, not the difference")
+    return out
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
+def _f(x: Fraction | float) -> str:
+    v = float(x)
+    return f"{v:+.2f}" if v else "0"
+
+
+def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
+              values: list[Fraction]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    c = opt.contract
+    opps = _opponents(rules, c, seat)
+    entries = []
+    for y in opps:
+        e = _bracket_advice(rules, c, seat, y, [r[0][y] for r in rows])
+        e.update(opt.key)
+        entries.append(e)
+    total = rules.total(c)
+    n = len(values)
+    mean = sum(values, Fraction(0)) / n
+    net: dict[str, Any] = {**opt.key, "no_doubles": _num(mean)}
+    sum_rule = rules.variants["positive_settlement"] == "sum" and rules.is_positive(c)
+    if sum_rule:
+        net["all_double"] = None
+        net["all_double_redoubled"] = None
+        net["note"] = ("fr-52's sum rule for doubled positive contracts is not linear in "
+                       "the raw scores: no guaranteed net result under doubles")
+    else:
+        for n_pair, key in ((1, "all_double"), (2, "all_double_redoubled")):
+            if total is not None:
+                vals = [(1 + 4 * n_pair) * v - n_pair * total for v in values]
+            else:
+                vals = [r[1][n_pair] for r in rows]
+            net[key] = _num(sum(vals, Fraction(0)) / n)
+            net[key + "_stderr"] = _round(_stderr(vals))
+    if (rules.variants["undoubled_negative"] == "split" and not rules.is_positive(c)
+            and total is not None):
+        from analyzer.doubling import split_undoubled
+        sp = split_undoubled(total, seat)[seat]
+        net["split"] = _num(sp)
+        net["split_vs_play"] = _num(sp - mean)
+        net["no_doubles"] = _num(sp)
+        net["play_undoubled"] = _num(mean)
+        net["split_note"] = (f"undoubled, {c.id} is not played: the declarer takes the "
+                             f"split {_f(sp)} against {_f(mean)} guaranteed by playing")
+    return entries, net
+
+
+# --------------------------------------------------------------------------- the advisor
+def _parse_seat(seat: int | str) -> int:
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        if 0 <= seat < 4:
+            return seat
+        raise BarbuError(f"bad seat {seat!r}: expected one of N, E, S, W")
+    try:
+        return int(Seat.parse(str(seat)))
+    except (BarbuError, ValueError):
+        raise BarbuError(f"bad seat {seat!r}: expected one of N, E, S, W") from None
+
+
+def _parse_samples(samples: int | str) -> tuple[bool, int]:
+    if isinstance(samples, str):
+        t = samples.strip().lower()
+        if t == "auto":
+            return True, AUTO_CAP
+        try:
+            samples = int(t)
+        except ValueError:
+            raise BarbuError(f"bad --samples {samples!r}: a number or auto") from None
+    if isinstance(samples, bool) or int(samples) < 1:
+        raise BarbuError(f"bad --samples {samples!r}: at least 1")
+    return False, int(samples)
+
+
+def advise(hand: str | Iterable[int], *, seat: int | str = "N",
+           rules: Rules | str | None = None, remaining: str | Iterable[str] | None = None,
+           samples: int | str = 100, seed: int | None = None, workers: int | None = 1,
+           progress: Callable[[int, int], Any] | None = None,
+           constraints: Mapping[str, Any] | None = None, doubling: str = "best",
+           max_samples: int | None = None) -> dict[str, Any]:
+    """Advise the declarer: every option's value over sampled deals, and doubling equity.
+
+    Parameters
+    ----------
+    hand : str or iterable of card indices
+        The declarer's hand, PBN (``"AKQ2.JT9.876.543"``) or card indices; ``deck/4`` cards.
+    seat : seat
+        The declarer's seat (default N); he leads (or plays first) as the preset says.
+    rules : Rules or str, optional
+        Preset (default ``tournament``).
+    remaining : str or iterable of str, optional
+        Contracts still to play in the declarer's run (``"no-king,trumps"``); default every
+        contract of the preset's match.
+    samples : int or "auto"
+        Deals to solve; ``"auto"`` samples in batches (``AUTO_START``, then ``AUTO_STEP``)
+        until the best option beats the next at 95% (paired test) or ``max_samples``
+        (default ``AUTO_CAP``) deals are solved.
+    seed : int, optional
+        Seed of the deals; None draws one (reported in the result, to repeat the run).
+    workers : int, optional
+        Processes (fork); None: every core. The result does not depend on it.
+    progress : callable, optional
+        ``progress(done, total)`` after each solved deal (options, then doubling).
+    constraints : mapping, optional
+        ``{"known": {seat: cards}, "voids": {seat: suits}, "lengths": {seat: {suit:
+        [lo, hi]}}}`` on the other hands (:func:`analyzer.sampler.parse_constraints`).
+    doubling : ``"best"``, ``"all"`` or ``"none"``
+        Doubling brackets for the recommended option, every option, or none (only for
+        presets with doubling).
+
+    Returns
+    -------
+    dict
+        JSON-able: ``{"rules", "seat", "hand", "remaining", "samples", "seed", "workers",
+        "deals_consistent", "options": [{"contract", "trump", "rank", "mean", "stderr",
+        "ci95", "min", "max", "distribution", "p_best", "future", "score", "rank_order"}],
+        "recommendation": {…}, "doubling": [{"opponent", "low", "high", …}],
+        "declarer_net": [{…}], "notes": [...]}``.
+
+    Raises
+    ------
+    BarbuError
+        Bad hand, seat, preset, contract, samples or constraints (one line).
+    """
+    r = load_rules(rules) if not isinstance(rules, Rules) else rules
+    x = _parse_seat(seat)
+    if isinstance(hand, str):
+        h = parse_hand(hand.strip().strip('"'))
+    else:
+        h = frozenset(int(c) for c in hand)
+    if doubling not in ("best", "all", "none"):
+        raise BarbuError(f"bad doubling {doubling!r}: expected best, all or none")
+    auto, n_cap = _parse_samples(samples)
+    if max_samples is not None:
+        n_cap = int(max_samples)
+    cons = parse_constraints(constraints)
+    sampler = Sampler(h, x, r.deck, **cons)
+    rem = parse_remaining(r, remaining)
+    opts = advise_options(r, x, h, rem)
+    if not opts:
+        raise BarbuError("no option to advise on")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 32))
+    nworkers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
+    rng = np.random.default_rng(seed)
+    notes: list[str] = []
+    fixed = r.order == "fixed"
+    table = None if fixed else load_future_values(r)
+    future: dict[int, float] = {}
+    if len(rem) > 1 and not fixed:
+        if table is None:
+            notes.append(f"no future-value table for preset {r.name!r}: the advice weighs "
+                         "this hand only, not the contracts kept for later hands")
+        else:
+            for i, o in enumerate(opts):
+                rest = [c for c in rem if c != o.contract.id]
+                future[i] = float(table["subsets"].get(_subset_key(rest), 0.0))
+    if fixed:
+        notes.append(f"preset {r.name!r} plays its contracts in a fixed order: "
+                     f"{rem[0]} comes next; the other values are for information")
+    notes.append("values are double dummy (every deal solved with all hands seen) and "
+                 "guaranteed: the other three play against the declarer")
+
+    _CTX.clear()
+    opponents = _opponents(r, opts[0].contract, x)
+    _CTX.update(rules=r, seat=x, options=opts, opponents=opponents)
+    runner = _Runner(nworkers, progress)
+    all_idx = tuple(range(len(opts)))
+    deals: list[Hands] = []
+    values: list[list[Fraction]] = []  # per deal, per option
+    do_double = r.doubling and doubling != "none"
+    try:
+        target = min(AUTO_START, n_cap) if auto else n_cap
+        runner.total = n_cap * (2 if do_double else 1)
+        while True:
+            new = sample_deals(sampler, target - len(deals), rng)
+            base = len(deals)
+            deals.extend(new)
+            res = runner.map([("options", base + k, d, all_idx) for k, d in enumerate(new)])
+            values.extend(v for _, v in sorted(res, key=lambda t: t[0]))
+            if not auto or len(deals) >= n_cap:
+                break
+            cols = _columns(values, opts, future)
+            order = _order(cols)
+            if len(order) < 2 or _separated(cols[order[0]], cols[order[1]]):
+                break
+            target = min(n_cap, len(deals) + AUTO_STEP)
+        n = len(deals)
+        runner.total = n * (2 if do_double else 1)
+        cols = _columns(values, opts, future)
+        order = _order(cols)
+        best = order[0]
+        if fixed:
+            best = next(i for i in order if opts[i].contract.id == rem[0])
+        # options table
+        rows = []
+        pbest = _p_best([cols[i] for i in range(len(opts))])
+        for rank_pos, i in enumerate(order):
+            vals = [v[i] for v in values]
+            row = {**opts[i].key, **summarize(vals), "p_best": round(pbest[i], 4),
+                   "future": None if i not in future else round(future[i], 4)}
+            m = sum(vals, Fraction(0)) / n
+            row["score"] = _num(m + Fraction(future.get(i, 0.0)))
+            row["position"] = rank_pos + 1
+            rows.append(row)
+        rec = {**opts[best].key, "label": opts[best].label, "mean": rows[order.index(best)][
+            "mean"], "score": rows[order.index(best)]["score"]}
+        runner_up = next((i for i in order if i != best), None)
+        if runner_up is not None:
+            md, se = _paired(cols[best], cols[runner_up])
+            rec["next"] = {**opts[runner_up].key, "label": opts[runner_up].label}
+            rec["margin"] = round(md, 4)
+            rec["margin_stderr"] = _round(se)
+            rec["separated"] = _separated(cols[best], cols[runner_up])
+        else:
+            rec["separated"] = True
+        rec["reason"] = _reason(opts, best, runner_up, rec, future, fixed, rem)
+        dbl: list[dict[str, Any]] = []
+        nets: list[dict[str, Any]] = []
+        if do_double:
+            which = tuple(order) if doubling == "all" else (best,)
+            _CTX["net_solves"] = any(r.total(opts[i].contract) is None for i in which)
+            res = runner.map([("double", k, d, which) for k, d in enumerate(deals)])
+            res.sort(key=lambda t: t[0])
+            for j, i in enumerate(which):
+                per = [t[1][j] for t in res]
+                e, net = _doubling(r, x, opts[i], per, [v[i] for v in values])
+                dbl.extend(e)
+                nets.append(net)
+        elif not r.doubling:
+            notes.append(f"preset {r.name!r} has no doubling")
+    finally:
+        runner.close()
+    out = {"rules": r.name, "seat": Seat(x).name, "hand": format_hand(h),
+           "remaining": list(rem), "samples": n, "auto": auto, "seed": seed,
+           "workers": nworkers, "deals_consistent": sampler.count(),
+           "options": rows, "recommendation": rec, "doubling": dbl, "declarer_net": nets,
+           "future_values": None if table is None else {
+               "hands": table.get("hands"), "inner": table.get("inner"),
+               "seed": table.get("seed")},
+           "notes": notes}
+    if cons["known"] or cons["voids"] or cons["lengths"]:
+        out["constraints"] = {
+            "known": {Seat(p).name: sorted(card_name(c) for c in cs)
+                      for p, cs in cons["known"].items()},
+            "voids": {Seat(p).name: "".join("SHDC"[s] for s in sorted(ss))
+                      for p, ss in cons["voids"].items()},
+            "lengths": {Seat(p).name: {"SHDC"[s]: list(v) for s, v in t.items()}
+                        for p, t in cons["lengths"].items()}}
+    return out
+
+
+def _columns(values: list[list[Fraction]], opts: list[Option],
+             future: Mapping[int, float]) -> list[list[Fraction]]:
+    """Per option, the per-deal score: value now plus the future value of what is left."""
+    return [[v[i] + Fraction(future.get(i, 0.0)) for v in values] for i in range(len(opts))]
+
+
+def _order(cols: list[list[Fraction]]) -> list[int]:
+    """Option indices by mean score, best first (ties: the listed order)."""
+    means = [sum(c, Fraction(0)) for c in cols]
+    return sorted(range(len(cols)), key=lambda i: (-means[i], i))
+
+
+def _p_best(cols: list[list[Fraction]]) -> list[float]:
+    """Per option, the share of deals on which it scores best (ties shared)."""
+    n = len(cols[0])
+    out = [0.0] * len(cols)
+    for k in range(n):
+        vals = [c[k] for c in cols]
+        top = max(vals)
+        win = [i for i, v in enumerate(vals) if v == top]
+        for i in win:
+            out[i] += 1 / len(win)
+    return [x / n for x in out]
+
+
+def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
+            future: Mapping[int, float], fixed: bool, rem: Sequence[str]) -> str:
+    o = opts[best]
+    if fixed:
+        return f"{o.contract.id} is next in the preset's fixed order"
+    s = f"{o.label}: mean guaranteed {_f(rec['mean'])}"
+    if best in future:
+        s += f", plus {_f(future[best])} expected from the {len(rem) - 1} contracts kept"
+    if nxt is None:
+        return s
+    s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
+          + (f" ± {1.96 * rec['margin_stderr']:.2f}" if rec.get("margin_stderr") else ""))
+    s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
+    return s

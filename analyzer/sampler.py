@@ -1,0 +1,334 @@
+"""Monte Carlo deals: the unseen cards dealt to the other three seats, uniformly, seeded.
+
+The declarer sees his own hand; every deal of the other ``3 * deck/4`` cards that agrees
+with what he knows is equally likely (design.md, "Monte Carlo"). What he may know, as
+*constraints*:
+
+* ``known``: cards known to be in a given seat's hand (``{seat: cards}``);
+* ``voids``: suits a seat is known to hold none of (``{seat: suits}``);
+* ``lengths``: a range ``(lo, hi)`` for the number of cards of a suit in a seat's hand,
+  known cards included (``{seat: {suit: (lo, hi)}}``).
+
+Sampling is exact, not by rejection. Known cards are placed first. For the rest, a count
+over suits (dynamic programming on the slots each seat has left) gives the number of
+consistent deals for every split of each suit's free cards among the three seats; a deal
+is drawn suit by suit, choosing the split with probability proportional to the number of
+deals that extend it, then dealing that suit's free cards by a random permutation. Every
+consistent deal therefore has the same probability, with or without constraints, and
+constraints that no deal meets are reported before anything is drawn.
+
+Randomness enters only through a :class:`numpy.random.Generator` (``seed`` → ``
+numpy.random.default_rng(seed)``); :func:`sample_deals` draws every deal in the calling
+process, so a seeded run gives the same deals whatever the number of worker processes
+that solve them.
+
+>>> from analyzer.cards import parse_hand
+>>> s = Sampler(parse_hand("AKQJT98765432..."), seat=0, deck=52)
+>>> s.count() == factorial(39) // factorial(13) ** 3
+True
+>>> deals = sample_deals(s, 2, seed=7)
+>>> [len(h) for h in deals[0]], deals == sample_deals(s, 2, seed=7)
+([13, 13, 13, 13], True)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import factorial
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from analyzer.cards import Seat, Suit, card_index, card_name, deck_cards, parse_hand
+from analyzer.errors import BarbuError
+
+Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
+
+__all__ = ["Sampler", "sample_deals", "parse_constraints", "Hands"]
+
+
+def _seat(x: Any, what: str = "seat") -> int:
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        if 0 <= int(x) < 4:
+            return int(x)
+        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W")
+    try:
+        return int(Seat.parse(str(x)))
+    except (BarbuError, ValueError):
+        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W") from None
+
+
+def _suit(x: Any) -> int:
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        if 0 <= int(x) < 4:
+            return int(x)
+        raise BarbuError(f"bad suit {x!r}: expected one of S, H, D, C")
+    try:
+        return int(Suit.parse(str(x)))
+    except (BarbuError, ValueError):
+        raise BarbuError(f"bad suit {x!r}: expected one of S, H, D, C") from None
+
+
+def _cards(x: Any) -> frozenset[int]:
+    """Cards from ``"SA,HK"``, ``["SA", "HK"]``, card indices, or a PBN hand ``"A.K.."``."""
+    if isinstance(x, str):
+        t = x.strip()
+        if "." in t:
+            return parse_hand(t)
+        return frozenset(card_index(y) for y in t.replace(",", " ").split())
+    out = set()
+    for y in x:
+        out.add(card_index(y) if isinstance(y, str) else int(y))
+    return frozenset(out)
+
+
+def _suits(x: Any) -> frozenset[int]:
+    if isinstance(x, str):
+        return frozenset(_suit(ch) for ch in x.replace(",", "").replace(" ", ""))
+    if isinstance(x, (int, np.integer)):
+        return frozenset({_suit(x)})
+    return frozenset(_suit(y) for y in x)
+
+
+def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Read constraints given as data (JSON / command line) into :class:`Sampler` keywords.
+
+    ``spec`` may hold ``"known": {seat: cards}``, ``"voids": {seat: suits}`` and
+    ``"lengths": {seat: {suit: [lo, hi] or n}}``; seats ``N E S W``, suits ``S H D C``,
+    cards ``"SA,HK"`` or a list.
+
+    >>> c = parse_constraints({"known": {"E": "SA,HK"}, "voids": {"W": "H"},
+    ...                        "lengths": {"S": {"C": [0, 2]}}})
+    >>> sorted(c["known"][1]), c["voids"], c["lengths"]
+    ([12, 24], {3: frozenset({1})}, {2: {3: (0, 2)}})
+    """
+    if not spec:
+        return {"known": {}, "voids": {}, "lengths": {}}
+    if not isinstance(spec, Mapping):
+        raise BarbuError("constraints must be a table with keys known, voids, lengths")
+    bad = [k for k in spec if k not in ("known", "voids", "lengths")]
+    if bad:
+        raise BarbuError(f"unknown constraint {bad[0]!r} (expected known, voids, lengths)")
+    known = {_seat(k, "seat in known"): _cards(v) for k, v in (spec.get("known") or {}).items()}
+    voids = {_seat(k, "seat in voids"): _suits(v) for k, v in (spec.get("voids") or {}).items()}
+    lengths: dict[int, dict[int, tuple[int, int]]] = {}
+    for k, v in (spec.get("lengths") or {}).items():
+        p = _seat(k, "seat in lengths")
+        if not isinstance(v, Mapping):
+            raise BarbuError(f"lengths of {Seat(p).name} must be a table {{suit: [lo, hi]}}")
+        for s, rng in v.items():
+            if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+                lo = hi = int(rng)
+            else:
+                try:
+                    lo, hi = (int(z) for z in rng)
+                except (TypeError, ValueError):
+                    raise BarbuError(f"bad length range {rng!r} for {Seat(p).name}: "
+                                     "expected [lo, hi] or a number") from None
+            lengths.setdefault(p, {})[_suit(s)] = (lo, hi)
+    return {"known": known, "voids": voids, "lengths": lengths}
+
+
+def _multinomial(n: int, parts: Sequence[int]) -> int:
+    out = factorial(n)
+    for k in parts:
+        out //= factorial(k)
+    return out
+
+
+class Sampler:
+    """Uniform deals of the unseen cards around one seat's known hand.
+
+    Parameters
+    ----------
+    hand : iterable of card indices, or PBN hand text
+        The cards of ``seat`` (``deck/4`` of them).
+    seat : seat (int 0..3 or ``"N"`` …)
+        Whose hand it is.
+    deck : int
+        32 or 52.
+    known, voids, lengths : optional
+        Constraints on the other seats (module docstring; :func:`parse_constraints` reads
+        them from text).
+
+    Raises
+    ------
+    BarbuError
+        A bad hand, a constraint on the seat itself, a known card that is not unseen or
+        is given to two seats, or constraints that no deal can meet.
+    """
+
+    def __init__(self, hand: Iterable[int] | str, seat: int | str, deck: int = 52, *,
+                 known: Mapping[Any, Any] | None = None,
+                 voids: Mapping[Any, Any] | None = None,
+                 lengths: Mapping[Any, Mapping[Any, Any]] | None = None) -> None:
+        if deck not in (32, 52):
+            raise BarbuError(f"bad deck {deck}: expected 32 or 52")
+        self.deck = deck
+        self.seat = _seat(seat)
+        h = parse_hand(hand) if isinstance(hand, str) else frozenset(int(c) for c in hand)
+        allc = deck_cards(deck)
+        outside = [c for c in h if c not in allc]
+        if outside:
+            raise BarbuError(f"card {card_name(outside[0])} is not in the {deck}-card deck")
+        n = deck // 4
+        if len(h) != n:
+            raise BarbuError(f"the hand holds {len(h)} cards: a {deck}-card deal gives "
+                             f"{n} to each seat")
+        self.hand = h
+        self.others = tuple(p for p in range(4) if p != self.seat)
+        unseen = [c for c in allc if c not in h]
+        # constraints, by other seat (index 0..2 in self.others)
+        kn = {_seat(k, "seat in known"): _cards(v) for k, v in (known or {}).items()}
+        vd = {_seat(k, "seat in voids"): _suits(v) for k, v in (voids or {}).items()}
+        ln: dict[int, dict[int, tuple[int, int]]] = {}
+        for k, v in (lengths or {}).items():
+            ln[_seat(k, "seat in lengths")] = {_suit(s): (int(a), int(b))
+                                              for s, (a, b) in dict(v).items()}
+        for what, table in (("known cards", kn), ("voids", vd), ("lengths", ln)):
+            if self.seat in table:
+                raise BarbuError(f"{what} given for {Seat(self.seat).name}, the seat whose "
+                                 "hand is given: constrain the other seats only")
+        placed: dict[int, int] = {}
+        for p, cs in kn.items():
+            for c in cs:
+                if c in h:
+                    raise BarbuError(f"{card_name(c)} is in {Seat(self.seat).name}'s hand, "
+                                     f"not {Seat(p).name}'s")
+                if c not in allc:
+                    raise BarbuError(f"card {card_name(c)} is not in the {deck}-card deck")
+                if c in placed:
+                    raise BarbuError(f"{card_name(c)} is known in two hands "
+                                     f"({Seat(placed[c]).name} and {Seat(p).name})")
+                placed[c] = p
+            if len(cs) > n:
+                raise BarbuError(f"{len(cs)} cards known in {Seat(p).name}'s hand: it holds "
+                                 f"only {n}")
+        self.known = tuple(frozenset(kn.get(p, ())) for p in self.others)
+        # free cards of each suit, and the range of free cards of each suit per seat
+        self.pool = tuple(tuple(c for c in unseen if c // 13 == s and c not in placed)
+                          for s in range(4))
+        rng_lo = [[0] * 4 for _ in range(3)]
+        rng_hi = [[0] * 4 for _ in range(3)]
+        for i, p in enumerate(self.others):
+            for s in range(4):
+                k = sum(1 for c in self.known[i] if c // 13 == s)
+                lo, hi = 0, n
+                if s in vd.get(p, ()):
+                    hi = 0
+                if s in ln.get(p, {}):
+                    a, b = ln[p][s]
+                    if a > b or a < 0:
+                        raise BarbuError(f"bad length range {a}..{b} for {Seat(p).name} in "
+                                         f"{'SHDC'[s]}")
+                    lo, hi = max(lo, a), min(hi, b)
+                if k > hi:
+                    raise BarbuError(f"{Seat(p).name} is known to hold {k} "
+                                     f"{'SHDC'[s]} card(s) but may hold at most {hi}")
+                if lo > hi:
+                    raise BarbuError(f"{Seat(p).name}: the constraints on {'SHDC'[s]} "
+                                     "contradict each other (void, yet a minimum length)")
+                rng_lo[i][s] = max(0, lo - k)
+                rng_hi[i][s] = min(hi - k, len(self.pool[s]))
+        self.lo, self.hi = rng_lo, rng_hi
+        self.slots = tuple(n - len(self.known[i]) for i in range(3))
+        self._splits = tuple(self._suit_splits(s) for s in range(4))
+        self._count = lru_cache(maxsize=None)(self._count_raw)
+        if self.count() == 0:
+            raise BarbuError("the constraints cannot be met: no deal of the unseen cards "
+                             "agrees with all of them (check the voids, lengths and known "
+                             "cards against the hand)")
+
+    # ------------------------------------------------------------------ counting
+    def _suit_splits(self, s: int) -> tuple[tuple[tuple[int, int, int], int], ...]:
+        """Every split ``(x0, x1, x2)`` of suit ``s``'s free cards allowed by the ranges,
+        with its number of card assignments."""
+        m = len(self.pool[s])
+        out = []
+        for x0 in range(self.lo[0][s], self.hi[0][s] + 1):
+            for x1 in range(self.lo[1][s], self.hi[1][s] + 1):
+                x2 = m - x0 - x1
+                if self.lo[2][s] <= x2 <= self.hi[2][s]:
+                    out.append(((x0, x1, x2), _multinomial(m, (x0, x1, x2))))
+        return tuple(out)
+
+    def _count_raw(self, s: int, r0: int, r1: int, r2: int) -> int:
+        if s == 4:
+            return 1 if r0 == r1 == r2 == 0 else 0
+        tot = 0
+        for (x0, x1, x2), ways in self._splits[s]:
+            if x0 <= r0 and x1 <= r1 and x2 <= r2:
+                tot += ways * self._count(s + 1, r0 - x0, r1 - x1, r2 - x2)
+        return tot
+
+    def count(self) -> int:
+        """The number of deals of the unseen cards that meet the constraints (exact)."""
+        return self._count(0, *self.slots)
+
+    # ------------------------------------------------------------------ drawing
+    @staticmethod
+    def _below(rng: np.random.Generator, total: int) -> int:
+        """A uniform integer in ``[0, total)``."""
+        if total < (1 << 62):
+            return int(rng.integers(0, total))
+        bits = total.bit_length()  # never needed for 52 cards: at most ~8.5e16 deals
+        while True:
+            x, got = 0, 0
+            while got < bits:
+                x = (x << 62) | int(rng.integers(0, 1 << 62))
+                got += 62
+            x >>= got - bits
+            if x < total:
+                return x
+
+    def draw(self, rng: np.random.Generator) -> Hands:
+        """One deal: the four hands (seat order), the given hand in its seat."""
+        r = list(self.slots)
+        dealt: list[set[int]] = [set(k) for k in self.known]
+        for s in range(4):
+            total = self._count(s, *r)
+            u = self._below(rng, total)
+            chosen = None
+            for split, ways in self._splits[s]:
+                x0, x1, x2 = split
+                if x0 <= r[0] and x1 <= r[1] and x2 <= r[2]:
+                    w = ways * self._count(s + 1, r[0] - x0, r[1] - x1, r[2] - x2)
+                    if u < w:
+                        chosen = split
+                        break
+                    u -= w
+            assert chosen is not None
+            pool = self.pool[s]
+            perm = rng.permutation(len(pool))
+            k = 0
+            for i in range(3):
+                for j in perm[k:k + chosen[i]]:
+                    dealt[i].add(pool[int(j)])
+                k += chosen[i]
+                r[i] -= chosen[i]
+        out: list[frozenset[int]] = [frozenset()] * 4
+        out[self.seat] = self.hand
+        for i, p in enumerate(self.others):
+            out[p] = frozenset(dealt[i])
+        return tuple(out)  # type: ignore[return-value]
+
+
+def sample_deals(sampler: Sampler, n: int,
+                 seed: int | np.random.Generator | None = None) -> list[Hands]:
+    """``n`` deals from one generator, in order (the first ``k`` of ``n`` deals do not
+    depend on ``n``).
+
+    Parameters
+    ----------
+    sampler : Sampler
+    n : int
+        Number of deals.
+    seed : int, Generator or None
+        ``numpy.random.default_rng(seed)`` unless a Generator is given.
+
+    Returns
+    -------
+    list of 4-tuples of frozensets of card indices, seat order.
+    """
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    return [sampler.draw(rng) for _ in range(int(n))]

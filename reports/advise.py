@@ -1,0 +1,122 @@
+"""Human-readable text for :func:`analyzer.advise.advise` results.
+
+The recommendation comes first, then every option ranked (mean, standard error, 95%
+interval, range, chance of being best), then the doubling brackets and the declarer's net
+results. Noise is shown, never hidden: a recommendation that is not separated from the
+next option at 95% says so. Functions return strings; only ``cli.py`` prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reports.text import SUIT_SYMBOL, _grid
+
+__all__ = ["render_advice", "advice_label"]
+
+
+def advice_label(row: dict[str, Any]) -> str:
+    """``trumps ♠``, ``dominoes from 7``, ``no-king``."""
+    label = str(row["contract"])
+    if row.get("trump"):
+        label += f" {SUIT_SYMBOL[row['trump']]}"
+    if row.get("rank"):
+        label += f" from {str(row['rank']).replace('T', '10')}"
+    return label
+
+
+def _n(v: Any, sign: bool = False) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, int):
+        return f"{v:+d}" if sign and v else str(v)
+    f = float(v)
+    t = f"{f:+.2f}" if sign and f else f"{f:.2f}"
+    return t
+
+
+def _pct(p: Any) -> str:
+    return "-" if p is None else f"{100 * float(p):.0f}%"
+
+
+def render_advice(d: dict[str, Any]) -> str:
+    """Text for one advice result (the JSON shape of :func:`analyzer.advise.advise`).
+
+    >>> d = {"rules": "tournament", "seat": "N", "hand": "AKQJT98765432...",
+    ...      "remaining": ["trumps"], "samples": 2, "seed": 1, "auto": False,
+    ...      "options": [{"contract": "trumps", "trump": "S", "rank": None, "mean": 65,
+    ...                   "stderr": 0.0, "ci95": [65, 65], "min": 65, "max": 65,
+    ...                   "p_best": 1.0, "future": None, "score": 65,
+    ...                   "distribution": [{"value": 65, "count": 2}]}],
+    ...      "recommendation": {"contract": "trumps", "trump": "S", "rank": None,
+    ...                         "mean": 65, "score": 65, "separated": True,
+    ...                         "reason": "trumps S: mean guaranteed +65.00"},
+    ...      "doubling": [], "declarer_net": [], "notes": []}
+    >>> print(render_advice(d).splitlines()[0])
+    advice    trumps ♠  (mean +65, clear at 95%)
+    """
+    rec = d["recommendation"]
+    sep = "clear at 95%" if rec.get("separated") else "NOT clear at 95%: sample more"
+    out = [f"advice    {advice_label(rec)}  (mean {_n(rec.get('mean'), True)}, {sep})",
+           f"why       {rec.get('reason', '')}",
+           f"hand      {d['seat']}: {d['hand']}",
+           f"rules     {d['rules']}    remaining: {', '.join(d['remaining'])}",
+           f"samples   {d['samples']}{' (auto)' if d.get('auto') else ''}    "
+           f"seed {d['seed']}"]
+    if d.get("constraints"):
+        c = d["constraints"]
+        parts = [f"{s} holds {' '.join(v)}" for s, v in c.get("known", {}).items()]
+        parts += [f"{s} void in {v}" for s, v in c.get("voids", {}).items()]
+        parts += [f"{s} {su}: {lo}-{hi}" for s, t in c.get("lengths", {}).items()
+                  for su, (lo, hi) in t.items()]
+        out.append("knowing   " + "; ".join(parts))
+    out.append("")
+    out.append(f"options, best first (guaranteed value of {d['seat']}; ± is one standard "
+               "error):")
+    has_future = any(o.get("future") is not None for o in d["options"])
+    head = ["option", "mean", "±", "95% interval", "min", "max", "P(best)"]
+    if has_future:
+        head += ["kept", "score"]
+    body = []
+    for o in d["options"]:
+        ci = o.get("ci95")
+        row = [advice_label(o), _n(o["mean"], True), _n(o.get("stderr")),
+               "-" if ci is None else f"{_n(ci[0], True)} .. {_n(ci[1], True)}",
+               _n(o["min"], True), _n(o["max"], True), _pct(o.get("p_best"))]
+        if has_future:
+            row += [_n(o.get("future"), True), _n(o.get("score"), True)]
+        body.append(row)
+    out.append(_grid(head, body))
+    if has_future:
+        out.append("kept: expected value of the other remaining contracts on later hands "
+                   "(best order); score = mean + kept")
+    if d.get("doubling"):
+        out.append("")
+        out.append(f"doubling ({advice_label(d['doubling'][0])}): s_{d['seat']} - s_Y with "
+                   "perfect play lies in [low, high]")
+        head = ["opponent", "low", "high", f"{d['seat']} sure", "Y sure", "double?",
+                "redouble?"]
+        body = [[e["opponent"], _n(e["low"], True), _n(e["high"], True),
+                 _pct(e.get("p_declarer_wins")), _pct(e.get("p_opponent_wins")),
+                 "yes" if e["double"] else "no", "yes" if e["redouble"] else "no"]
+                for e in d["doubling"]]
+        out.append(_grid(head, body))
+        for e in d["doubling"]:
+            out.append(f"  {e['opponent']}: {e['double_reason']}; {e['redouble_reason']}")
+            if e.get("note"):
+                out.append(f"     {e['note']}")
+    for net in d.get("declarer_net") or []:
+        out.append("")
+        out.append(f"{d['seat']}'s guaranteed net result ({advice_label(net)}): "
+                   f"no doubles {_n(net.get('no_doubles'), True)}, "
+                   f"all double him {_n(net.get('all_double'), True)}, "
+                   f"all redoubled {_n(net.get('all_double_redoubled'), True)}")
+        if net.get("split_note"):
+            out.append(f"  {net['split_note']} (split - play = "
+                       f"{_n(net.get('split_vs_play'), True)})")
+        if net.get("note"):
+            out.append(f"  {net['note']}")
+    if d.get("notes"):
+        out.append("")
+        out.extend(f"note: {x}" for x in d["notes"])
+    return "\n".join(out)
