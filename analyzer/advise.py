@@ -341,7 +341,7 @@ def subset_values(per_hand: Sequence[Mapping[str, float]], contracts: Sequence[s
 
     >>> F = subset_values([{"a": 1, "b": 0}, {"a": 0, "b": 3}], ["a", "b"])
     >>> F["a"], F["b"], F["a,b"]
-    (0.5, 1.5, 2.5)
+    (0.5, 1.5, 3.0)
     """
     cs = list(contracts)
     F: dict[frozenset[str], float] = {frozenset(): 0.0}
@@ -418,7 +418,8 @@ def future_value_table(rules: Rules | str, hands: int, inner: int, seed: int,
 
 # --------------------------------------------------------------------------- doubling
 def _opponents(rules: Rules, c: Contract, seat: int) -> tuple[int, ...]:
-    return tuple(p for p in range(4) if p != seat)
+    """The seats that may double the declarer, in doubling turn (from his left)."""
+    return tuple((seat + k) % 4 for k in (1, 2, 3))
 
 
 def _bracket_advice(rules: Rules, c: Contract, seat: int, y: int,

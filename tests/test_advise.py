@@ -1,0 +1,266 @@
+"""Tests for analyzer.advise and reports.advise (the contract advisor).
+
+Small on purpose: 32-card presets and a few samples, plus 52-card hands whose answer is
+forced (every deal gives the same value), so the unmarked tests stay quick.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from fractions import Fraction
+
+import pytest
+
+from analyzer import advise as A
+from analyzer.advise import (Option, advise, advise_options, parse_remaining, subset_values,
+                             summarize)
+from analyzer.cards import deck_cards, parse_hand
+from analyzer.errors import BarbuError
+from analyzer.rules import load_rules
+from analyzer.sampler import Sampler, sample_deals
+from reports.advise import render_advice
+
+HAND32 = "AK9.T8.A.Q7"
+
+
+def with_variants(name: str, **kw):
+    r = load_rules(name)
+    return dataclasses.replace(r, variants={**r.variants, **kw})
+
+
+def option(d, contract, trump=None, rank=None):
+    return next(o for o in d["options"] if o["contract"] == contract and
+                o["trump"] == trump and o["rank"] == rank)
+
+
+# ------------------------------------------------------------------ exact answers
+def test_thirteen_spades_make_trumps_in_spades_65_exactly():
+    d = advise("AKQJT98765432...", seat="N", rules="tournament", remaining="trumps",
+               samples=4, seed=1, doubling="none")
+    o = option(d, "trumps", "S")
+    assert (o["mean"], o["stderr"], o["min"], o["max"]) == (65, 0.0, 65, 65)
+    assert o["distribution"] == [{"value": 65, "count": 4}]
+    assert o["p_best"] == 1.0
+    assert d["recommendation"]["label"] == "trumps S"
+    assert d["recommendation"]["separated"]
+
+
+def test_thirteen_hearts_lose_everything():
+    d = advise(".AKQJT98765432..", seat="E", rules="tournament",
+               remaining="no-hearts,no-king", samples=3, seed=2)
+    assert (option(d, "no-hearts")["mean"], option(d, "no-hearts")["stderr"]) == (-30, 0.0)
+    assert (option(d, "no-king")["mean"], option(d, "no-king")["max"]) == (-20, -20)
+    assert d["recommendation"]["contract"] == "no-king"
+    # doubling: E takes -20, every opponent 0, so s_E - s_Y = -20 exactly
+    assert [e["opponent"] for e in d["doubling"]] == ["S", "W", "N"]
+    for e in d["doubling"]:
+        assert (e["low"], e["high"]) == (-20, -20)
+        assert e["double"] and not e["redouble"] and e["p_opponent_wins"] == 1.0
+    net = d["declarer_net"][0]
+    assert (net["no_doubles"], net["all_double"], net["all_double_redoubled"]) == \
+        (-20, -80, -140)
+
+
+# ------------------------------------------------------------------ reproducibility
+def test_seeded_run_repeats_with_one_or_two_workers():
+    kw = dict(seat="S", rules="barbu-32", remaining="no-tricks,no-king,trumps",
+              samples=6, seed=42)
+    a = advise(HAND32, workers=1, **kw)
+    b = advise(HAND32, workers=2, **kw)
+    c = advise(HAND32, workers=1, **kw)
+    assert a == c
+    a.pop("workers"), b.pop("workers")
+    assert a == b
+    assert json.loads(json.dumps(a)) == a  # JSON-able as it is
+
+
+def test_a_drawn_seed_is_reported_and_repeats():
+    kw = dict(seat="N", rules="barbu-32", remaining="no-king", samples=3)
+    a = advise(HAND32, **kw)
+    assert isinstance(a["seed"], int)
+    assert advise(HAND32, seed=a["seed"], **kw)["options"] == a["options"]
+
+
+# ------------------------------------------------------------------ options
+def test_options_expand_trumps_and_dominoes():
+    r = load_rules("tournament")
+    hand = parse_hand("AKQ2.JT9.876.543")
+    opts = advise_options(r, 0, hand, r.match_contracts)
+    assert len(opts) == 5 + 4 + 13
+    assert sum(1 for o in opts if o.contract.id == "dominoes") == 13
+    b = load_rules("barbu-32")       # first-card: the ranks the declarer holds
+    opts = advise_options(b, 0, parse_hand(HAND32), b.match_contracts)
+    assert [o.rank for o in opts if o.contract.is_dominoes] == [5, 6, 7, 8, 10, 11, 12]
+    c = load_rules("classic-32")     # fixed starting rank (the 10)
+    opts = advise_options(c, 0, parse_hand(HAND32), c.match_contracts)
+    assert [o.rank for o in opts if o.contract.is_dominoes] == [8]
+    assert Option(r.contracts["trumps"], 1).label == "trumps H"
+
+
+def test_parse_remaining():
+    r = load_rules("tournament")
+    assert parse_remaining(r, None) == r.match_contracts
+    assert parse_remaining(r, ["Barbu", "atout"]) == ("no-king", "trumps")
+    with pytest.raises(BarbuError, match="unknown contract"):
+        parse_remaining(r, "no-jacks")
+    with pytest.raises(BarbuError, match="not in the match"):
+        parse_remaining(r, "ravage-city")
+
+
+def test_statistics_and_p_best():
+    s = summarize([Fraction(1), Fraction(3)])
+    assert s["mean"] == 2 and s["stderr"] == 1.0
+    assert s["ci95"] == [round(2 - 12.706, 4), round(2 + 12.706, 4)]
+    assert A._p_best([[Fraction(1), Fraction(2)], [Fraction(1), Fraction(0)]]) == [0.75, 0.25]
+
+
+def test_barbu32_statistics_are_consistent():
+    d = advise(HAND32, seat="N", rules="barbu-32", samples=8, seed=9)
+    assert d["samples"] == 8
+    assert abs(sum(o["p_best"] for o in d["options"]) - 1) < 1e-9
+    means = [o["score"] for o in d["options"]]
+    assert means == sorted(means, reverse=True)
+    for o in d["options"]:
+        assert o["min"] <= o["mean"] <= o["max"]
+        assert sum(x["count"] for x in o["distribution"]) == 8
+    assert d["recommendation"]["contract"] == d["options"][0]["contract"]
+    assert d["doubling"] == [] and any("no doubling" in n for n in d["notes"])
+
+
+def test_fixed_order_preset_recommends_the_next_contract():
+    d = advise(HAND32, seat="N", rules="classic-32", remaining="no-queens,salad",
+               samples=3, seed=1)
+    assert d["recommendation"]["contract"] == "no-queens"
+    assert "fixed order" in d["recommendation"]["reason"]
+
+
+# ------------------------------------------------------------------ doubling
+def test_brackets_are_ordered_on_every_deal():
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    hand = parse_hand(HAND32)
+    deals = sample_deals(Sampler(hand, 0, 32), 2, seed=7)
+    for opt in (Option(r.contracts["no-queens"]), Option(r.contracts["trumps"], 0)):
+        for hands in deals:
+            g = A._solve(r, 0, hands, opt)
+            for y in (1, 2, 3):
+                vx = A._solve(r, 0, hands, opt, A._bet_weights(0, y), (0,))
+                vy = A._solve(r, 0, hands, opt, A._bet_weights(y, 0), (y,))
+                assert vx <= -vy
+                # net with all three doubling: linear, one solve = 5 V - total
+                if r.total(opt.contract) is not None:
+                    assert A._solve(r, 0, hands, opt, A._net_weights(0, 1), (0,)) == \
+                        5 * g - r.total(opt.contract)
+
+
+def test_doubling_report_on_a_32_card_preset_with_doubles():
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    d = advise(HAND32, seat="W", rules=r, remaining="no-king,no-queens", samples=3,
+               seed=4, doubling="all")
+    assert len(d["doubling"]) == 2 * 3 and len(d["declarer_net"]) == 2
+    for e in d["doubling"]:
+        assert e["bad_brackets"] == 0 and e["low"] <= e["high"]
+        assert e["opponent"] in "NES"
+        assert "s_W - s_" in e["double_reason"] or "W" in e["double_reason"]
+    for net in d["declarer_net"]:
+        c = net["contract"]
+        mean = option(d, c)["mean"]
+        total = r.total(c)
+        assert net["all_double"] == pytest.approx(5 * mean - float(total), abs=1e-3)
+    text = render_advice(d)
+    assert "doubling (no-king" in text or "doubling (no-queens" in text
+
+
+def test_split_is_weighed_against_playing():
+    r = with_variants("barbu-32", doubles="any", undoubled_negative="split")
+    d = advise(HAND32, seat="N", rules=r, remaining="no-tricks", samples=3, seed=1)
+    net = d["declarer_net"][0]
+    # no-tricks totals -8 in barbu-32: each opponent -3 (8/3 rounded), declarer +1
+    assert net["split"] == 1 and net["no_doubles"] == 1
+    assert net["split_vs_play"] == pytest.approx(1 - option(d, "no-tricks")["mean"])
+    assert "split" in render_advice(d)
+
+
+# ------------------------------------------------------------------ a run of seven
+def test_subset_values_dynamic_programme():
+    per = [{"a": 1.0, "b": 0.0, "c": 2.0}, {"a": 0.0, "b": 3.0, "c": 0.0}]
+    F = subset_values(per, ["a", "b", "c"])
+    assert F["a"] == 0.5 and F["b"] == 1.5 and F["a,b"] == 3.0
+    # F(S) = mean over hands of max_c (v_c + F(S - c))
+    assert F["a,b,c"] == pytest.approx(((2 + F["a,b"]) + (3 + F["a,c"])) / 2)
+    assert len(F) == 7
+
+
+def test_future_values_enter_the_recommendation(monkeypatch):
+    table = {"contracts": list(load_rules("barbu-32").match_contracts),
+             "hands": 1, "inner": 1, "seed": 0,
+             "subsets": {"no-king": 0.0, "trumps": 100.0}}
+    monkeypatch.setattr(A, "load_future_values", lambda rules: table)
+    d = advise(HAND32, seat="N", rules="barbu-32", remaining="trumps,no-king", samples=3,
+               seed=1)
+    # keeping trumps for later is worth 100: declare no-king now
+    assert d["recommendation"]["contract"] == "no-king"
+    o = option(d, "no-king")
+    assert o["future"] == 100.0 and o["score"] == pytest.approx(o["mean"] + 100)
+    assert "kept" in render_advice(d)
+
+
+def test_future_value_table_is_small_and_reproducible():
+    a = A.future_value_table("barbu-32", hands=2, inner=1, seed=3)
+    assert a == A.future_value_table("barbu-32", hands=2, inner=1, seed=3)
+    assert len(a["subsets"]) == 2 ** 7 - 1
+    assert set(a["mean"]) == set(a["contracts"])
+
+
+def test_shipped_tables_match_their_presets():
+    for name in ("barbu-32",):
+        t = A.load_future_values(load_rules(name))
+        if t is None:
+            pytest.skip(f"no table shipped for {name}")
+        assert t["preset"] == name and len(t["subsets"]) == 2 ** len(t["contracts"]) - 1
+
+
+# ------------------------------------------------------------------ auto, progress, errors
+def test_auto_stops_when_the_best_is_separated():
+    seen = []
+    d = advise("AKQJT98765432...", seat="N", rules="tournament", remaining="trumps",
+               samples="auto", seed=1, doubling="none",
+               progress=lambda done, total: seen.append((done, total)))
+    assert d["auto"] and d["samples"] == A.AUTO_START
+    assert [x for x, _ in seen] == list(range(1, A.AUTO_START + 1))
+
+
+@pytest.mark.parametrize("kw, words", [
+    (dict(hand="AKQ.JT9.876.543"), "holds 12 cards"),
+    (dict(seat="X"), "bad seat"),
+    (dict(samples=0), "at least 1"),
+    (dict(samples="many"), "a number or auto"),
+    (dict(remaining="no-jacks"), "unknown contract"),
+    (dict(doubling="some"), "bad doubling"),
+    (dict(constraints={"voids": {"E": "SHDC"}}), "cannot be met"),
+])
+def test_errors_are_one_line(kw, words):
+    args = dict(hand="AKQ2.JT9.876.543", seat="N", rules="tournament", samples=1, seed=1)
+    args.update(kw)
+    hand = args.pop("hand")
+    with pytest.raises(BarbuError, match=words) as e:
+        advise(hand, **args)
+    assert "\n" not in str(e.value)
+
+
+def test_render_shows_noise():
+    d = advise(HAND32, seat="N", rules="barbu-32", remaining="no-tricks,no-queens",
+               samples=2, seed=5)
+    text = render_advice(d)
+    assert text.splitlines()[0].startswith("advice    ")
+    assert "95% interval" in text and "P(best)" in text
+    d["recommendation"]["separated"] = False
+    assert "NOT clear at 95%" in render_advice(d)
+
+
+def test_constraints_are_reported():
+    d = advise(HAND32, seat="N", rules="barbu-32", remaining="no-king", samples=2, seed=5,
+               constraints={"known": {"E": "HK"}})
+    assert d["constraints"]["known"] == {"E": ["HK"]}
+    # E holds the K♥ on every deal; N guaranteed value in no-king is then 0 or better
+    assert "E holds HK" in render_advice(d)
