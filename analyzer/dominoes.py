@@ -173,20 +173,18 @@ class _Table:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.key = np.zeros(0, dtype=np.int64)
+        self.tt = np.zeros((0, 4), dtype=np.int64)
         self.gen = 0
 
-    def take(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
-        """Arrays for one solve and a fresh generation stamp (call with ``lock`` held)."""
+    def take(self) -> tuple[np.ndarray, int, int]:
+        """The table, its size in bits and a fresh generation stamp (hold ``lock``)."""
         n = 1 << self.BITS
-        if self.key.size != n or self.gen >= (1 << 22) - 1:
-            self.key = np.full(n, -1, dtype=np.int64)
-            self.lb = np.zeros(n, dtype=np.int64)
-            self.ub = np.zeros(n, dtype=np.int64)
-            self.mv = np.zeros(n, dtype=np.int64)
+        if self.tt.shape[0] != n or self.gen >= (1 << 22) - 1:
+            self.tt = np.zeros((n, 4), dtype=np.int64)
+            self.tt[:, 0] = -1
             self.gen = 0
         self.gen += 1
-        return self.key, self.lb, self.ub, self.mv, self.BITS, self.gen << 40
+        return self.tt, self.BITS, self.gen << 40
 
 
 _TABLE = _Table()
@@ -359,12 +357,12 @@ class _Compiled:
         hp = np.zeros(64, dtype=np.int64)
         inf = 1 << 60
         with _TABLE.lock:
-            tk, tl, tu, tm, bits, gen = _TABLE.take()
-            n = _solve(self.own, self.free, self.lo.copy(), self.hi.copy(), self.cnt.copy(), self.nr,
-                       self.sp, self.acep, g.to_move, self.k, self.outm, -inf, inf, self.w,
-                       self.places, self.maxm, self.vmin, self.vmax, mv, sc, hm, hp, 0, tk,
-                       tl, tu, tm, bits, gen, stats, True, every, moves, vals,
-                       self.cand)
+            tt, bits, gen = _TABLE.take()
+            n = _solve(self.own, self.free, np.zeros((4, 16), dtype=np.int64),
+                       self.lo.copy(), self.hi.copy(), self.cnt.copy(), self.nr, self.sp,
+                       self.acep, g.to_move, self.k, self.outm, -inf, inf, self.w,
+                       self.places, self.maxm, self.vmin, self.vmax, mv, sc, hm, hp, 0, tt,
+                       bits, gen, stats, True, every, moves, vals, self.cand)
         self.stats = stats
         if every:
             return {self.card(int(moves[i])): self.const + Fraction(int(vals[i])) / self.scale

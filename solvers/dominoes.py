@@ -175,40 +175,43 @@ def _last_seat(cnt):
 
 
 @njit(**NUMBA_OPTS)
-def _order_score(own, lo, hi, nr, m, p, maxm, acep):
-    """Move-ordering guess: free the cards of one's own side, keep the others' blocked."""
-    s = m >> 4
-    pos = m & 15
-    side = (maxm >> p) & 1
-    score = 0
-    if pos == acep:
-        score += 8
-    for d in (-1, 1):
-        if hi[s] >= 0:
-            if d < 0 and pos > lo[s]:
+def _order_table(own, nr, sp, maxm, acep, otab):
+    """Move-ordering guesses ``otab[s, x]`` for playing card (s, x), by its holder.
+
+    A play frees the cards beyond it (both ways for a starting card): good when they
+    belong to the player's own side, bad when they belong to the other side; an ace that
+    replays is good. The card's holder is the mover, so the table is static per solve.
+    """
+    for s in range(4):
+        for pos in range(nr):
+            p = own[s, pos]
+            if p < 0:
                 continue
-            if d > 0 and pos < hi[s]:
-                continue
-        for j in range(1, 13):
-            x = pos + d * j
-            if x < 0 or x >= nr:
-                break
-            o = own[s, x]
-            if o < 0:
-                break
-            wgt = 4 - j if j < 3 else 1
-            if o == p:
-                score += wgt
-            elif ((maxm >> o) & 1) == side:
-                score += wgt
-            else:
-                score -= 2 * wgt
-    return score
+            side = (maxm >> p) & 1
+            score = 0
+            if pos == acep:
+                score += 8
+            for d in (-1, 1):
+                if (d < 0 and pos > sp) or (d > 0 and pos < sp):
+                    continue
+                for j in range(1, 13):
+                    x = pos + d * j
+                    if x < 0 or x >= nr:
+                        break
+                    o = own[s, x]
+                    if o < 0:
+                        break
+                    wgt = 4 - j if j < 3 else 1
+                    if ((maxm >> o) & 1) == side:
+                        score += wgt
+                    else:
+                        score -= 2 * wgt
+            otab[s, pos] = score
 
 
 @njit(**NUMBA_OPTS)
-def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, maxm,
-           vmin, vmax, mv, sc, hm, hp, ply, tkey, tlb, tub, tmv, bits, gen, stats,
+def _solve(own, free, otab, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, places, maxm,
+           vmin, vmax, mv, sc, hm, hp, ply, tt, bits, gen, stats,
            root, every, moves_out, vals_out, cand):
     """Value of the places still to hand out, seat ``p`` to play (fail-soft alpha-beta).
 
@@ -224,7 +227,8 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
     does for trick counts); ``alpha``, ``beta`` are unused there.
 
     Scratch: ``mv``, ``sc`` ``int64[64, 16]``, ``hm``, ``hp`` ``int64[64]``. Transposition
-    table: ``tkey``, ``tlb``, ``tub``, ``tmv`` ``int64[2**bits]``; ``gen`` (a multiple of
+    table: ``tt`` ``int64[2**bits, 4]`` (key, lower bound, upper bound, best move: one
+    probe, one cache line); ``gen`` (a multiple of
     ``2**40``) stamps this solve's keys. ``stats[0]`` counts nodes, ``stats[1]`` table hits.
     """
     no = root != root  # False, typed as a variable: every recursive call has one signature
@@ -243,6 +247,8 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
                 moves_out[0] = -1
                 n = 1
         maximizing = ((maxm >> p) & 1) == 1
+        if sp >= 0:
+            _order_table(own, nr, sp, maxm, acep, otab)
         ntarget = n if every else 1
         for target in range(ntarget):
             m0 = target if every else 0
@@ -260,12 +266,13 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
                     m = moves_out[i]
                     if m < 0:
                         q = _next(own, lo, hi, nr, sp, cnt, p, no)
-                        v = _solve(own, free, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w,
-                                   places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb,
-                                   tub, tmv, bits, gen, stats, no, no, moves_out, vals_out,
+                        v = _solve(own, free, otab, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w,
+                                   places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tt, bits, gen, stats, no, no, moves_out, vals_out,
                                    cand)
                     else:
                         sp2 = sp if sp >= 0 else (m & 15)
+                        if sp < 0:
+                            _order_table(own, nr, sp2, maxm, acep, otab)
                         _apply(lo, hi, m)
                         cnt[p] -= 1
                         if cnt[p] == 0:
@@ -274,16 +281,14 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
                                 v = r + w[_last_seat(cnt)] * places[3]
                             else:
                                 q = _next(own, lo, hi, nr, sp2, cnt, p, no)
-                                v = r + _solve(own, free, lo, hi, cnt, nr, sp2, acep, q, k + 1,
+                                v = r + _solve(own, free, otab, lo, hi, cnt, nr, sp2, acep, q, k + 1,
                                                outm | (1 << p), a - r, b - r, w, places, maxm,
-                                               vmin, vmax, mv, sc, hm, hp, ply1, tkey, tlb,
-                                               tub, tmv, bits, gen, stats, no, no, moves_out,
+                                               vmin, vmax, mv, sc, hm, hp, ply1, tt, bits, gen, stats, no, no, moves_out,
                                                vals_out, cand)
                         else:
                             q = _next(own, lo, hi, nr, sp2, cnt, p, (m & 15) == acep)
-                            v = _solve(own, free, lo, hi, cnt, nr, sp2, acep, q, k, outm, a, b, w,
-                                       places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tkey,
-                                       tlb, tub, tmv, bits, gen, stats, no, no, moves_out,
+                            v = _solve(own, free, otab, lo, hi, cnt, nr, sp2, acep, q, k, outm, a, b, w,
+                                       places, maxm, vmin, vmax, mv, sc, hm, hp, ply1, tt, bits, gen, stats, no, no, moves_out,
                                        vals_out, cand)
                         if sp < 0:
                             lo[m >> 4] = UNOPENED_LO
@@ -356,11 +361,11 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
     if not done:
         key = _key(lo, hi, p, sp, gen)
         idx = ((key * _GOLDEN) >> (64 - bits)) & ((1 << bits) - 1)
-        if tkey[idx] == key:
+        if tt[idx, 0] == key:
             stats[1] += 1
-            tl = tlb[idx]
-            tu = tub[idx]
-            ttm = tmv[idx]
+            tl = tt[idx, 1]
+            tu = tt[idx, 2]
+            ttm = tt[idx, 3]
             if tl >= b:
                 result = tl
                 done = True
@@ -382,7 +387,7 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
             if row[i] == ttm:
                 srow[i] = 1 << 20
             else:
-                srow[i] = _order_score(own, lo, hi, nr, row[i], p, maxm, acep)
+                srow[i] = otab[row[i] >> 4, row[i] & 15]
         a0 = a
         b0 = b
         maximizing = ((maxm >> p) & 1) == 1
@@ -410,14 +415,14 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
                     v = r + w[_last_seat(cnt)] * places[3]
                 else:
                     q = _next(own, lo, hi, nr, sp, cnt, p, False)
-                    v = r + _solve(own, free, lo, hi, cnt, nr, sp, acep, q, k + 1, outm | (1 << p),
+                    v = r + _solve(own, free, otab, lo, hi, cnt, nr, sp, acep, q, k + 1, outm | (1 << p),
                                    a - r, b - r, w, places, maxm, vmin, vmax, mv, sc, hm, hp,
-                                   ply + 1, tkey, tlb, tub, tmv, bits, gen, stats, no,
+                                   ply + 1, tt, bits, gen, stats, no,
                                    no, moves_out, vals_out, cand)
             else:
                 q = _next(own, lo, hi, nr, sp, cnt, p, (m & 15) == acep)
-                v = _solve(own, free, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
-                           vmin, vmax, mv, sc, hm, hp, ply + 1, tkey, tlb, tub, tmv, bits, gen,
+                v = _solve(own, free, otab, lo, hi, cnt, nr, sp, acep, q, k, outm, a, b, w, places, maxm,
+                           vmin, vmax, mv, sc, hm, hp, ply + 1, tt, bits, gen,
                            stats, no, no, moves_out, vals_out, cand)
             _undo(lo, hi, m)
             cnt[p] += 1
@@ -435,20 +440,20 @@ def _solve(own, free, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, w, pla
                         b = best
             if a >= b:
                 break
-        if tkey[idx] != key:
-            tkey[idx] = key
-            tlb[idx] = -INF
-            tub[idx] = INF
+        if tt[idx, 0] != key:
+            tt[idx, 0] = key
+            tt[idx, 1] = -INF
+            tt[idx, 2] = INF
         if best <= a0:
-            if best < tub[idx]:
-                tub[idx] = best
+            if best < tt[idx, 2]:
+                tt[idx, 2] = best
         elif best >= b0:
-            if best > tlb[idx]:
-                tlb[idx] = best
+            if best > tt[idx, 1]:
+                tt[idx, 1] = best
         else:
-            tlb[idx] = best
-            tub[idx] = best
-        tmv[idx] = bestm
+            tt[idx, 1] = best
+            tt[idx, 2] = best
+        tt[idx, 3] = bestm
         result = best
     for i in range(ply - 1, ply0 - 1, -1):
         _undo(lo, hi, hm[i])
