@@ -191,11 +191,11 @@ def _net_weights(x: int, n: int) -> list[int]:
 _CTX: dict[str, Any] = {}
 
 
-def _work(item: tuple[str, int, Hands, tuple[int, ...]]) -> tuple[int, Any]:
-    """One deal's task: ``("options", i, hands, option indices)`` → their values;
-    ``("double", i, hands, option indices)`` → per option, per opponent ``(V_X, V_Y)`` and
-    the net objectives."""
-    kind, i, hands, which = item
+def _work(item: tuple[str, int, Hands, tuple[int, ...], bool]) -> tuple[int, Any]:
+    """One deal's task: ``("options", i, hands, option indices, _)`` → their values;
+    ``("double", i, hands, option indices, net_solves)`` → per option, per opponent
+    ``(V_X, V_Y)`` and (when ``net_solves``) the net objectives solved directly."""
+    kind, i, hands, which, net_solves = item
     rules, seat, opts = _CTX["rules"], _CTX["seat"], _CTX["options"]
     if kind == "options":
         return i, [_solve(rules, seat, hands, opts[k]) for k in which]
@@ -208,7 +208,7 @@ def _work(item: tuple[str, int, Hands, tuple[int, ...]]) -> tuple[int, Any]:
             vy = _solve(rules, seat, hands, o, _bet_weights(y, seat), (y,))
             brackets[y] = (vx, vy)
         nets = {}
-        if _CTX["net_solves"]:
+        if net_solves:
             for n in (1, 2):
                 nets[n] = _solve(rules, seat, hands, o, _net_weights(seat, n), (seat,))
         out.append((brackets, nets))
@@ -389,7 +389,7 @@ def future_value_table(rules: Rules | str, hands: int, inner: int, seed: int,
         deals = sample_deals(Sampler(hand, 0, r.deck), inner, rng)
         idx = tuple(range(base, base + len(opts)))
         tasks_per_hand.append(idx)
-        items.extend(("options", h, d, idx) for d in deals)
+        items.extend(("options", h, d, idx, False) for d in deals)
     _CTX.clear()
     _CTX.update(rules=r, seat=0, options=[o for _, o in allopts])
     runner = _Runner(max(1, workers), progress)
@@ -647,7 +647,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             new = sample_deals(sampler, target - len(deals), rng)
             base = len(deals)
             deals.extend(new)
-            res = runner.map([("options", base + k, d, all_idx) for k, d in enumerate(new)])
+            res = runner.map([("options", base + k, d, all_idx, False)
+                              for k, d in enumerate(new)])
             values.extend(v for _, v in sorted(res, key=lambda t: t[0]))
             if not auto or len(deals) >= n_cap:
                 break
@@ -690,8 +691,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         nets: list[dict[str, Any]] = []
         if do_double:
             which = tuple(order) if doubling == "all" else (best,)
-            _CTX["net_solves"] = any(r.total(opts[i].contract) is None for i in which)
-            res = runner.map([("double", k, d, which) for k, d in enumerate(deals)])
+            net_solves = any(r.total(opts[i].contract) is None for i in which)
+            res = runner.map([("double", k, d, which, net_solves)
+                              for k, d in enumerate(deals)])
             res.sort(key=lambda t: t[0])
             for j, i in enumerate(which):
                 per = [t[1][j] for t in res]

@@ -167,6 +167,9 @@ def test_doubling_report_on_a_32_card_preset_with_doubles():
         mean = option(d, c)["mean"]
         total = r.total(c)
         assert net["all_double"] == pytest.approx(5 * mean - float(total), abs=1e-3)
+    d2 = advise(HAND32, seat="W", rules=r, remaining="no-king,no-queens", samples=3,
+                seed=4, doubling="all", workers=2)
+    assert d2["doubling"] == d["doubling"] and d2["declarer_net"] == d["declarer_net"]
     text = render_advice(d)
     assert "doubling (no-king" in text or "doubling (no-queens" in text
 
