@@ -144,7 +144,8 @@ def plot_dominoes_rank(ax: Axes, table: pl.DataFrame) -> list[Any]:
     ax2.set_ylabel("hands where this rank is best (%)")
     ax.set_title(title)
     leg = ax.legend([bars, bars2], [bars.get_label(), bars2.get_label()],
-                    loc="upper left", fontsize="small")
+                    loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2,
+                    fontsize="small")
     return [bars, bars2, leg]
 
 

@@ -11,6 +11,7 @@ import base64
 import html
 import io
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -137,6 +138,11 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
+def _html_text(text: str) -> str:
+    """Escaped text, with `code` spans."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def _html_table(df: pl.DataFrame) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row)
@@ -194,7 +200,7 @@ def _write_html(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
     parts.append("</div><h2>Tables</h2>")
     for s in sections:
         parts.append(f"<h3>{html.escape(s.title)}</h3><p class=\"note\">"
-                     f"{html.escape(s.note)}</p>{_html_table(s.table)}")
+                     f"{_html_text(s.note)}</p>{_html_table(s.table)}")
     parts.append("</body></html>")
     out.write_text("\n".join(parts) + "\n", encoding="utf-8")
     return [out]

@@ -1,0 +1,218 @@
+"""The statistics report: summary tables on hand-made frames, figures on axes, the HTML /
+Markdown / PNG files, a headless-Chromium screenshot, and one-line errors."""
+
+from __future__ import annotations
+
+import base64
+import re
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import polars as pl
+import pytest
+from matplotlib.figure import Figure
+from polars.testing import assert_frame_equal
+
+from analyzer import stats as S
+from analyzer.errors import BarbuError
+from reports import figures as F
+from reports import tables as T
+from reports.html import build_report
+
+
+def _values(rows):
+    return pl.DataFrame(
+        [dict(deal=d, declarer=p, contract=c, trump=t, rank=k, value=float(v),
+              value_num=int(v), value_den=1) for d, p, c, t, k, v in rows],
+        schema=S.VALUES_SCHEMA)
+
+
+#: Two hands (deal 0 N, deal 0 E): No King, Trumps in two suits, Dominoes two ranks.
+VALUES = _values([
+    (0, "N", "no-king", None, None, -8), (0, "N", "trumps", "S", None, 10),
+    (0, "N", "trumps", "H", None, 5), (0, "N", "dominoes", None, "7", 15),
+    (0, "N", "dominoes", None, "A", 0),
+    (0, "E", "no-king", None, None, 0), (0, "E", "trumps", "S", None, -0),
+    (0, "E", "trumps", "H", None, 0), (0, "E", "dominoes", None, "7", 0),
+    (0, "E", "dominoes", None, "A", 0),
+])
+
+
+def _features():
+    rows = []
+    for seat, ls, lh in (("N", 5, 1), ("E", 2, 3), ("S", 1, 2), ("W", 0, 2)):
+        f = {k: 0 for k in S.FEATURES_SCHEMA}
+        f.update(deal=0, seat=seat, hand="", len_s=ls, len_h=lh, hearts=lh, has_ha=False,
+                 has_hk=False)
+        rows.append(f)
+    return pl.DataFrame(rows, schema=S.FEATURES_SCHEMA)
+
+
+ORDER = ["no-king", "trumps", "dominoes"]
+
+
+# ----------------------------------------------------------------------------- tables
+def test_contract_values_take_the_best_option():
+    cv = T.contract_values(VALUES)
+    got = cv.filter(pl.col("declarer") == "N").sort("contract")
+    assert got["contract"].to_list() == ["dominoes", "no-king", "trumps"]
+    assert got["value"].to_list() == [15.0, -8.0, 10.0]
+
+
+def test_value_summary():
+    want = pl.DataFrame({"contract": ORDER, "hands": [2, 2, 2],
+                         "mean": [-4.0, 5.0, 7.5], "std": [32 ** 0.5, 50 ** 0.5, 112.5 ** 0.5],
+                         "min": [-8.0, 0.0, 0.0], "q25": [-8.0, 0.0, 0.0],
+                         "median": [-4.0, 5.0, 7.5], "q75": [0.0, 10.0, 15.0],
+                         "max": [0.0, 10.0, 15.0]},
+                        schema_overrides={"hands": pl.UInt32})
+    assert_frame_equal(T.value_summary(VALUES, ORDER), want)
+
+
+def test_best_contract_share_splits_ties():
+    # N: dominoes 15 is best; E: all three contracts tie at 0 (1/3 each)
+    want = pl.DataFrame({"contract": ORDER, "best": [1 / 3, 1 / 3, 4 / 3],
+                         "share": [100 / 6, 100 / 6, 200 / 3]})
+    assert_frame_equal(T.best_contract_share(VALUES, ORDER), want)
+
+
+def test_value_by_trump_length():
+    # N: spades (5 long) 10, hearts (1) 5; E: spades (2) 0, hearts (3) 0
+    want = pl.DataFrame({"trump_length": [1, 2, 3, 5], "n": [1, 1, 1, 1],
+                         "mean": [5.0, 0.0, 0.0, 10.0], "stderr": [0.0] * 4},
+                        schema_overrides={"n": pl.UInt32})
+    assert_frame_equal(T.value_by_trump_length(VALUES, _features()), want)
+
+
+def test_value_by_feature_and_rank():
+    t = T.value_by_feature(VALUES, _features())
+    assert t.select("contract", "feature", "x", "mean").rows() == [
+        ("no-king", "hearts", 1, -8.0), ("no-king", "hearts", 3, 0.0)]
+    r = T.value_by_rank(VALUES)
+    assert r["rank"].to_list() == ["7", "A"]
+    assert r["mean"].to_list() == [7.5, 0.0]
+    assert r["best_share"].to_list() == [75.0, 25.0]  # N: 7; E: tie 7/A
+
+
+def test_bracket_summary():
+    b = pl.DataFrame([dict(deal=0, declarer="N", opponent=o, contract="trumps", trump="S",
+                           rank=None, low=lo, high=hi)
+                      for o, lo, hi in (("E", 5.0, 10.0), ("S", -5.0, 5.0),
+                                        ("W", -10.0, -2.5))], schema=S.BRACKETS_SCHEMA)
+    want = pl.DataFrame({"contract": ["trumps"], "pairs": [3], "declarer_wins": [100 / 3],
+                         "opponent_wins": [100 / 3], "undecided": [100 / 3],
+                         "mean_low": [-10 / 3], "mean_high": [12.5 / 3],
+                         "mean_width": [22.5 / 3]}, schema_overrides={"pairs": pl.UInt32})
+    assert_frame_equal(T.bracket_summary(b), want)
+    assert T.bracket_summary(b.clear()).height == 0
+
+
+# ----------------------------------------------------------------------------- figures
+@pytest.mark.parametrize("draw", [
+    lambda ax: F.plot_value_distribution(ax, VALUES, ORDER),
+    lambda ax: F.plot_best_share(ax, T.best_contract_share(VALUES, ORDER)),
+    lambda ax: F.plot_value_vs_feature(ax, T.value_by_feature(VALUES, _features()),
+                                       "hearts"),
+    lambda ax: F.plot_trump_length(ax, T.value_by_trump_length(VALUES, _features())),
+    lambda ax: F.plot_dominoes_rank(ax, T.value_by_rank(VALUES)),
+])
+def test_figures_draw_on_the_given_axes_with_labels(draw):
+    fig = Figure()
+    ax = fig.add_subplot()
+    arts = draw(ax)
+    assert arts and ax.get_title() and ax.get_xlabel() and "(" in ax.get_ylabel()
+    assert ax.get_legend() is not None or len(ax.patches) > 0
+
+
+def test_figures_say_when_there_is_no_data():
+    ax = Figure().add_subplot()
+    arts = F.plot_trump_length(ax, T.value_by_trump_length(VALUES.clear(), _features()))
+    assert "no Trumps values" in arts[0].get_text()
+
+
+# ----------------------------------------------------------------------------- the report
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    """Two barbu-32 deals: No Hearts, No King, Trumps (no brackets: cheap), Dominoes."""
+    out = tmp_path_factory.mktemp("report") / "ds"
+    S.run_stats(out, deals=2, seed=4, rules="barbu-32",
+                contracts="no-hearts,no-king,trumps,dominoes", workers=1, brackets="none")
+    return out
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_html_report_is_self_contained(dataset, tmp_path):
+    out = tmp_path / "sub" / "report.html"
+    assert build_report(dataset, out) == [out]
+    text = out.read_text(encoding="utf-8")
+    imgs = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
+    assert len(imgs) == 5  # values, best, hearts, trumps, dominoes ranks (no brackets)
+    for b in imgs:
+        w, h = _png_size(base64.b64decode(b))
+        assert w > 300 and h > 200
+    assert not re.search(r'(src|href)="(http|//|file:)', text)
+    for title in ("guaranteed value by contract", "Trumps: value against trump length",
+                  "Dominoes: value by starting rank", "How often each contract is the best"):
+        assert title in text
+    assert "barbu-32" in text and "2 of 2" in text
+
+
+def test_markdown_and_png_reports(dataset, tmp_path):
+    files = build_report(dataset, tmp_path / "r.md", fmt="md")
+    md = files[0].read_text(encoding="utf-8")
+    assert files[0].name == "r.md" and len(files) == 6
+    for f in files[1:]:
+        assert f.parent.name == "r_files" and f"r_files/{f.name}" in md
+        _png_size(f.read_bytes())
+    assert "| contract | hands | mean |" in md
+    png = build_report(dataset, tmp_path / "r.png", fmt="png")
+    w, h = _png_size(png[0].read_bytes())
+    assert w >= 1400 and h >= 1200
+
+
+def test_report_with_brackets(tmp_path):
+    out = tmp_path / "b"
+    S.run_stats(out, deals=1, seed=4, rules="barbu-32", contracts="no-king,dominoes",
+                workers=1)
+    text = build_report(out, tmp_path / "b.html")[0].read_text(encoding="utf-8")
+    assert "Doubling brackets" in text and "side bets" in text
+
+
+def test_report_errors(dataset, tmp_path):
+    with pytest.raises(BarbuError, match="bad report format"):
+        build_report(dataset, tmp_path / "r.pdf", fmt="pdf")
+    with pytest.raises(BarbuError, match="not a folder"):
+        build_report(tmp_path / "nothing", tmp_path / "r.html")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(BarbuError, match="no manifest.json"):
+        build_report(tmp_path / "empty", tmp_path / "r.html")
+    bad = tmp_path / "bad"
+    shutil.copytree(dataset, bad)
+    (bad / "chunks" / "000000" / "values.parquet").write_bytes(b"\x00" * 10)
+    with pytest.raises(BarbuError, match="unreadable dataset file") as e:
+        build_report(bad, tmp_path / "r.html")
+    assert "\n" not in str(e.value)
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_html_report_renders_in_headless_chromium(dataset, tmp_path):
+    """The page opens in a real browser; the screenshot is saved beside the report (look
+    at it: every figure should be drawn)."""
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        pytest.skip("chromium is not installed (Debian: apt-get install -y chromium)")
+    page = build_report(dataset, tmp_path / "report.html")[0]
+    shot = tmp_path / "shot.png"
+    subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--no-first-run",
+                    "--hide-scrollbars", f"--screenshot={shot}", "--window-size=1200,2600",
+                    page.as_uri()], capture_output=True, timeout=120)
+    data = shot.read_bytes()
+    assert _png_size(data) == (1200, 2600)
+    assert len(data) > 100_000  # figures drawn, not a blank page
