@@ -27,7 +27,6 @@ import math
 import os
 import shutil
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -352,25 +351,24 @@ def _run_processes(tasks: list[ChunkTask], workers: int
     # already loaded are inherited
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-    ex = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx)
+    pool = ctx.Pool(min(workers, len(tasks)))
+    ok = False
     try:
-        pending: dict[Future, ChunkTask] = {}
-        it = iter(tasks)
-        # keep at most two chunks per worker in flight: a stop loses only those
-        for t in it:
-            pending[ex.submit(solve_chunk, t)] = t
-            if len(pending) >= 2 * workers:
-                break
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for f in done:
-                t = pending.pop(f)
-                yield t, f.result()
-                nxt = next(it, None)
-                if nxt is not None:
-                    pending[ex.submit(solve_chunk, nxt)] = nxt
+        for item in pool.imap_unordered(_solve_indexed, list(enumerate(tasks)),
+                                        chunksize=1):
+            k, tables = item
+            yield tasks[k], tables
+        ok = True
     finally:
-        ex.shutdown(wait=True, cancel_futures=True)
+        if ok:
+            pool.close()
+        else:  # stopped early (Ctrl-C, an error): stop the workers now
+            pool.terminate()
+        pool.join()
+
+
+def _solve_indexed(item: tuple[int, ChunkTask]) -> tuple[int, dict[str, pl.DataFrame]]:
+    return item[0], solve_chunk(item[1])
 
 
 def _run_dask(client: Any, tasks: list[ChunkTask]
@@ -516,11 +514,14 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
             backend = "serial" if n_workers == 1 or len(tasks) <= 1 else "processes"
             results = _run_serial(tasks) if backend == "serial" else _run_processes(
                 tasks, n_workers)
-        for task, tables in results:
-            _write_chunk(out, task.chunk, tables)
-            done_deals += task.stop - task.start
-            if progress is not None:
-                progress(done_deals, deals)
+        try:
+            for task, tables in results:
+                _write_chunk(out, task.chunk, tables)
+                done_deals += task.stop - task.start
+                if progress is not None:
+                    progress(done_deals, deals)
+        finally:
+            results.close()  # stop the workers when stopped early
     finally:
         if client is not None:
             client.close()

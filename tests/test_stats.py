@@ -134,13 +134,25 @@ def test_trumps_rows(tmp_path):
 def test_local_dask_cluster_and_processes_give_identical_tables(serial, tmp_path):
     pytest.importorskip("distributed")
     ref = S.load_dataset(serial[0])
-    s1 = S.run_stats(tmp_path / "proc", deals=3, workers=2, chunk_size=1, **CHEAP)
+    # another chunk size too: chunks are bookkeeping, not part of the result
+    s1 = S.run_stats(tmp_path / "proc", deals=3, workers=2, chunk_size=2, **CHEAP)
     assert s1["backend"] == "processes"
     s2 = S.run_stats(tmp_path / "dask", deals=3, cluster="local", workers=2, chunk_size=1,
                      **CHEAP)
     assert s2["backend"] == "dask" and s2["workers"] == 2
     _same(S.load_dataset(tmp_path / "proc"), ref)
     _same(S.load_dataset(tmp_path / "dask"), ref)
+
+
+def test_existing_scheduler(serial, tmp_path):
+    """``scheduler=ADDRESS`` submits to a running cluster (here an in-process one)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as lc:
+        s = S.run_stats(tmp_path / "remote", deals=3, scheduler=lc.scheduler_address,
+                        chunk_size=3, **CHEAP)
+    assert s["backend"] == "dask" and s["chunks"] == 1
+    _same(S.load_dataset(tmp_path / "remote"), S.load_dataset(serial[0]))
 
 
 _KILLER = """
