@@ -63,12 +63,13 @@ def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
     _local.owner = owner
     if cache is None or cache[0] != (bits, words):
         n = 1 << bits
-        arrays = (np.zeros((n, words), dtype=np.uint64), np.zeros(n, dtype=np.int64),
+        arrays = (np.zeros((n, words), dtype=np.uint64), np.zeros((n, 4), dtype=np.uint64),
                   np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                  np.zeros(n, dtype=np.int8))
+                  np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int8),
+                  np.zeros(n, dtype=np.int64))
         _local.tt = cache = ((bits, words), arrays)
     else:
-        cache[1][4][:] = 0  # mark every entry empty
+        cache[1][5][:] = 0  # mark every entry empty
     return cache[1]
 
 
@@ -140,7 +141,7 @@ class _Problem:
     """A validated position + objective, compiled to kernel arrays."""
 
     def __init__(self, deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                 maximizers, trick, whole_hand, tt_bits):
+                 maximizers, trick, whole_hand, tt_bits, node_limit=None):
         rules = load_rules(rules) if not isinstance(rules, Rules) else rules
         c = rules.contract(contract) if not isinstance(contract, Contract) else contract
         if c.id not in rules.contracts or rules.contracts[c.id] is not c and \
@@ -230,11 +231,10 @@ class _Problem:
             g = gcd(g, abs(v))
         self.grid = g
         # key layout: word 0 = leader/tricks/bonus state, (ravage counts), then the hands
-        kbits = 16 + rules.deck * (2 + cc.class_bits)
-        words = 1 + (1 if rav else 0) + (kbits + 63) // 64 + 1
+        words = 2 + (1 if rav else 0) + (rules.deck * cc.class_bits + 63) // 64
         bits = _default_tt_bits(self.tl) if tt_bits is None else int(tt_bits)
-        if not 1 <= bits <= MAX_TT_BITS:
-            raise BarbuError(f"bad tt_bits {tt_bits}: expected 1..{MAX_TT_BITS}")
+        if not 4 <= bits <= MAX_TT_BITS:
+            raise BarbuError(f"bad tt_bits {tt_bits}: expected 4..{MAX_TT_BITS}")
         self.tt_bits = bits
         self.words = words
         P = np.zeros(K.NPARAM, dtype=np.int64)
@@ -258,6 +258,12 @@ class _Problem:
         P[K.P_ADJ_HI] = max(adj_vals)
         P[K.P_GRID] = max(g, 1)
         P[K.P_USE_TT] = 1
+        P[K.P_TRUMP_EXACT] = cc.trump >= 0 and (cc.lead_must_beat or (
+            cc.void_must_ruff and cc.must_overtrump))
+        tvals = {int(cc.tpl[k]) for k in range(1, self.tl + 1)}
+        P[K.P_QT] = (len(tvals) == 1 and 0 not in tvals and not bonus_t and not bonus_c
+                     and not rav and cc.stop_mask == 0
+                     and all(cc.pts[card_bitpos(x)] == 0 for x in in_pos))
         self.P = P
         self.masks = np.array([cc.forced_mask, cc.stop_mask, cc.scoring_mask], dtype=np.uint64)
         self.st = -1 if (bonus_t or bonus_c) else -2
@@ -272,7 +278,10 @@ class _Problem:
             lo = -((-lo) // g) * g
             hi = (hi // g) * g
         self.lo, self.hi = lo, hi
-        self.stats = np.zeros(8, dtype=np.int64)
+        if node_limit is not None and int(node_limit) < 1:
+            raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
+        P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)
+        self.stats = np.zeros(16, dtype=np.int64)
         self.token = next(_tokens)
 
     def fraction(self, v: int) -> Fraction:
@@ -285,9 +294,10 @@ class _Problem:
             return sum((wi * si for wi, si in zip(self.weights, g.score())), Fraction(0))
         if self.grid == 0:
             return Fraction(0)
-        ttk, ttlb, ttub, ttmv, ttd = _tt(self.tt_bits, self.words, self.token)
-        kbuf = np.zeros((16, self.words), dtype=np.uint64)
+        ttk, ttc, ttlb, ttub, ttmv, ttd, ttp = _tt(self.tt_bits, self.words, self.token)
+        kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
         mbuf = np.zeros((64, 32), dtype=np.int64)
+        relbuf = np.zeros(64, dtype=np.uint64)
         rcnt = np.zeros(16, dtype=np.int64)
         hands = self.hands.copy()
         tbuf = self.tbuf.copy()
@@ -295,7 +305,9 @@ class _Problem:
         v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c, rcnt,
                      oc, self.lo, self.hi, self.P, self.w, self.cc.pts, self.cc.tpl, self.tHi,
                      self.tLo, self.cHi, self.cLo, self.cc.cls, self.masks,
-                     ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, self.stats)
+                     ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, self.stats)
+        if self.stats[8]:
+            raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")
         return self.fraction(v)
 
 
@@ -306,7 +318,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
           weights: Sequence[int | Fraction] | None = None,
           maximizers: Iterable[int | str | Seat] | None = None,
           trick: Sequence[int] = (), whole_hand: bool | None = None,
-          tt_bits: int | None = None) -> Fraction:
+          tt_bits: int | None = None, node_limit: int | None = None) -> Fraction:
     """Double-dummy value of a trick-contract position.
 
     Parameters
@@ -335,7 +347,9 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         hands and no trick in progress.
     tt_bits : int, optional
         Transposition table size, ``2 ** tt_bits`` entries (default by position size:
-        12 up to 4 tricks, 16 up to 8, 20 above).
+        12 up to 4 tricks, 16 up to 8, 20 above; about 80 bytes an entry).
+    node_limit : int, optional
+        Give up (BarbuError) after this many search nodes; default: no limit.
 
     Returns
     -------
@@ -350,7 +364,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         trump suit, seat not in side, hands the trick does not explain, illegal trick cards).
     """
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                  maximizers, trick, whole_hand, tt_bits)
+                  maximizers, trick, whole_hand, tt_bits, node_limit)
     return pb.run()
 
 
@@ -361,14 +375,15 @@ def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
                 weights: Sequence[int | Fraction] | None = None,
                 maximizers: Iterable[int | str | Seat] | None = None,
                 trick: Sequence[int] = (), whole_hand: bool | None = None,
-                tt_bits: int | None = None) -> dict[int, Fraction]:
+                tt_bits: int | None = None, node_limit: int | None = None
+                ) -> dict[int, Fraction]:
     """Value of each legal card of the player to move (card index → value).
 
     Same parameters as :func:`solve`; the value of a card is the objective's value when
     that card is played now and play is perfect afterwards. Empty when the hand is over.
     """
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                  maximizers, trick, whole_hand, tt_bits)
+                  maximizers, trick, whole_hand, tt_bits, node_limit)
     out: dict[int, Fraction] = {}
     for c in pb.game.legal():
         out[c] = pb.run(only=c)
@@ -378,11 +393,12 @@ def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
 def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
                     contract: Contract | str, *, trump: int | str | None = None,
                     leader: int | str | Seat, trick: Sequence[int] = (),
-                    whole_hand: bool | None = None,
-                    tt_bits: int | None = None) -> dict[int, Fraction]:
+                    whole_hand: bool | None = None, tt_bits: int | None = None,
+                    node_limit: int | None = None) -> dict[int, Fraction]:
     """Guaranteed value of each seat (seat index → value); see :func:`solve`."""
     return {p: solve(deal_or_hands, rules, contract, trump=trump, leader=leader, seat=p,
-                     trick=trick, whole_hand=whole_hand, tt_bits=tt_bits)
+                     trick=trick, whole_hand=whole_hand, tt_bits=tt_bits,
+                     node_limit=node_limit)
             for p in range(4)}
 
 
@@ -390,14 +406,15 @@ def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
                 contract: Contract | str, **kw) -> tuple[Fraction, dict[str, int]]:
     """:func:`solve` plus search counters (nodes, null-window tests, TT hits, TT stores)."""
     keys = ("trump", "leader", "seat", "side", "weights", "maximizers", "trick",
-            "whole_hand", "tt_bits")
+            "whole_hand", "tt_bits", "node_limit")
     args = {k: kw.get(k) for k in keys}
     args["trick"] = args["trick"] or ()
     pb = _Problem(deal_or_hands, rules, contract, **args)
     v = pb.run()
     st = pb.stats
     return v, {"nodes": int(st[0]), "tests": int(st[1]), "tt_hits": int(st[2]),
-               "tt_stores": int(st[3])}
+               "tt_stores": int(st[3]), "cut_first": int(st[4]),
+                "cut_later": int(st[5]), "prefix": int(st[6]), "cards": int(st[7])}
 
 
 __all__ = ["solve", "solve_cards", "solve_all_seats", "solve_stats", "objective",

@@ -59,7 +59,12 @@ P_ADJ_LO = 16         # bounds of the terminal adjustment (bonus / ravage)
 P_ADJ_HI = 17
 P_GRID = 18
 P_USE_TT = 19
-NPARAM = 20
+P_QT = 20             # quick-trick bounds apply (every trick worth the same, nothing else)
+P_TRUMP_EXACT = 21    # trump ranks decide legality (must beat / overtrump): key them all
+P_NODE_LIMIT = 22     # give up after this many nodes (0: no limit); stats[8] = 1 then
+NPARAM = 23
+
+BUCKET = 8            # transposition-table entries per bucket
 
 # mask indices
 M_FORCED = 0
@@ -212,11 +217,106 @@ def _bounds(hands, tbuf, base, nt, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks)
 
 
 @njit(**NUMBA_OPTS)
+def _qt_single(hands, L, tl, P):
+    """Tricks seat ``L``, on lead, can cash at once with cards above everybody else's.
+
+    A suit counts the leader's cards higher than every other card of it; with trumps, a
+    side suit counts no more rounds than any other player holding trumps can follow.
+    Hearts are left out while a heart-lead ban applies. Returns the count and the cards
+    whose rank the count relies on (the best card of the others in each counted suit).
+    """
+    trump = P[P_TRUMP]
+    ban = P[P_HEART_BAN]
+    skip_hearts = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    others = np.uint64(0)
+    for q in range(4):
+        if q != L:
+            others |= hands[q]
+    n = 0
+    rel = np.uint64(0)
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        my = _lane(hands[L], s)
+        if my == 0:
+            continue
+        oth = _lane(others, s)
+        if oth == 0:
+            ws = np.int64(POPCOUNT[my])
+        else:
+            top = HIGHEST[oth]
+            ws = np.int64(POPCOUNT[my >> (top + 1)])
+            if ws > 0:
+                rel |= _bit(16 * s + top)
+        if trump >= 0 and s != trump and ws > 0:
+            for q in range(4):
+                if q != L and _lane(hands[q], trump) != 0:
+                    f = np.int64(POPCOUNT[_lane(hands[q], s)])
+                    if f < ws:
+                        ws = f
+        n += ws
+    if n > tl:
+        n = tl
+    return n, rel
+
+
+@njit(**NUMBA_OPTS)
+def _quick_tricks(hands, L, tl, P, w):
+    """Quick tricks of the leader's team (seats with the leader's weight and role).
+
+    The leader's own cashing tricks, or (without trumps) a teammate's after an entry: a
+    suit the leader can lead whose best card a teammate holds, above every card of the
+    other team and above the leader's lowest card of it.
+    """
+    n, rel = _qt_single(hands, L, tl, P)
+    if P[P_TRUMP] >= 0 or n >= tl:
+        return n, rel
+    ban = P[P_HEART_BAN]
+    skip_hearts = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    mxL = (P[P_MAXMASK] >> L) & 1
+    team = np.uint64(0)
+    for t in range(4):
+        if t != L and w[t] == w[L] and ((P[P_MAXMASK] >> t) & 1) == mxL:
+            team |= hands[t]
+    team |= hands[L]
+    opp = (hands[0] | hands[1] | hands[2] | hands[3]) & ~team
+    for t in range(4):
+        if t == L or w[t] != w[L] or ((P[P_MAXMASK] >> t) & 1) != mxL:
+            continue
+        for s in range(4):
+            if s == HEARTS and skip_hearts:
+                continue
+            my = _lane(hands[L], s)
+            tm = _lane(hands[t], s)
+            if my == 0 or tm == 0:
+                continue
+            ttop = HIGHEST[tm]
+            ot = _lane(opp, s)
+            if ot != 0 and HIGHEST[ot] > ttop:
+                continue
+            low = LOWEST[my]
+            if low > ttop:
+                continue
+            m, r2 = _qt_single(hands, t, tl, P)
+            if m > n:
+                n = m
+                rel = r2 | _bit(16 * s + low)
+                if ot != 0:
+                    rel |= _bit(16 * s + HIGHEST[ot])
+            break
+    return n, rel
+
+
+@njit(**NUMBA_OPTS)
 def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
-    """Fill ``kbuf[row]`` with the position's key; return its hash."""
-    K = P[P_KWORDS]
+    """Fill ``kbuf[row]``: the exact part of the key (words ``0..E-1``: leader, tricks
+    left, bonus state, Ravage counts, suit lengths of each hand, class layout of each
+    suit), then the owners of each suit's cards from the top (2 bits a card, words E and
+    E+1, 32 bits a suit) and the positions of cards of a scoring class (words E+2, E+3).
+    Return the hash of the exact part."""
+    E = P[P_KWORDS]
     cb = P[P_CBITS]
-    for i in range(K):
+    for i in range(E + 4):
         kbuf[row, i] = np.uint64(0)
     kbuf[row, 0] = np.uint64(leader | (tl << 2) | ((st_t + 2) << 6) | ((st_c + 2) << 9))
     wi = 1
@@ -226,22 +326,21 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
             v |= np.uint64(rcnt[i]) << np.uint64(4 * i)
         kbuf[row, 1] = v
         wi = 2
+    lens = np.uint64(0)
+    for p in range(4):
+        for s in range(4):
+            lens |= np.uint64(POPCOUNT[_lane(hands[p], s)]) << np.uint64(4 * (4 * p + s))
+    kbuf[row, wi] = lens
+    wi += 1
     pos = 64 * wi
-    per = 2 + cb
     for s in range(4):
         l0 = _lane(hands[0], s)
         l1 = _lane(hands[1], s)
         l2 = _lane(hands[2], s)
-        l3 = _lane(hands[3], s)
-        ln = l0 | l1 | l2 | l3
-        n = POPCOUNT[ln]
-        # length: 4 bits
-        word = pos >> 6
-        off = pos & 63
-        kbuf[row, word] |= np.uint64(n) << np.uint64(off)
-        if off + 4 > 64:
-            kbuf[row, word + 1] |= np.uint64(n) >> np.uint64(64 - off)
-        pos += 4
+        ln = l0 | l1 | l2 | _lane(hands[3], s)
+        code = np.uint64(0)
+        cmask = np.uint64(0)
+        k = 0
         while ln != 0:
             r = HIGHEST[ln]
             b = 1 << r
@@ -253,16 +352,24 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
                 o = 2
             else:
                 o = 3
-            val = o | (cls[16 * s + r] << 2)
-            word = pos >> 6
-            off = pos & 63
-            kbuf[row, word] |= np.uint64(val) << np.uint64(off)
-            if off + per > 64:
-                kbuf[row, word + 1] |= np.uint64(val) >> np.uint64(64 - off)
-            pos += per
+            code |= np.uint64(o) << np.uint64(2 * k)
+            c = cls[16 * s + r]
+            if c != 0:
+                cmask |= np.uint64(3) << np.uint64(2 * k)
+                if cb > 0:
+                    word = pos >> 6
+                    off = pos & 63
+                    kbuf[row, word] |= np.uint64(c) << np.uint64(off)
+                    if off + cb > 64:
+                        kbuf[row, word + 1] |= np.uint64(c) >> np.uint64(64 - off)
+            pos += cb
+            k += 1
             ln ^= b
+        sh = np.uint64(32 * (s & 1))
+        kbuf[row, E + (s >> 1)] |= code << sh
+        kbuf[row, E + 2 + (s >> 1)] |= cmask << sh
     h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(K):
+    for i in range(E):
         h ^= kbuf[row, i]
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
@@ -270,20 +377,111 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
 
 
 @njit(**NUMBA_OPTS)
-def _tt_find(ttk, ttd, K, kbuf, row, slot):
-    """Slot holding the key (slot or slot ^ 1), or -1."""
-    for j in range(2):
-        i = slot ^ j
+def _tt_match(ttk, ttc, ttd, E, kbuf, row, i):
+    """Does entry ``i`` describe the position in ``kbuf[row]``?"""
+    if ttd[i] == 0:
+        return False
+    for k in range(E):
+        if ttk[i, k] != kbuf[row, k]:
+            return False
+    if ((kbuf[row, E] ^ ttc[i, 0]) & ttc[i, 2]) != 0:
+        return False
+    if ((kbuf[row, E + 1] ^ ttc[i, 1]) & ttc[i, 3]) != 0:
+        return False
+    return True
+
+
+@njit(**NUMBA_OPTS)
+def _prefix_cards(hands, lens4):
+    """The top ``k_s`` cards of each suit still in hands (``k_s`` packed 4 bits a suit)."""
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    out = np.uint64(0)
+    for s in range(4):
+        k = (lens4 >> (4 * s)) & 15
+        ln = _lane(rem, s)
+        while k > 0 and ln != 0:
+            r = HIGHEST[ln]
+            out |= _bit(16 * s + r)
+            ln ^= 1 << r
+            k -= 1
+    return out
+
+
+@njit(**NUMBA_OPTS)
+def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, ttmv, ttd,
+              ttp, kbuf, stats):
+    """Record a null-window result for the position in ``kbuf[tl]``, valid for every
+    position that agrees on the exact part and on the owners of each suit's cards down to
+    the lowest card in ``rel`` (the cards whose rank decided something)."""
+    E = P[P_KWORDS]
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    trump = P[P_TRUMP]
+    lens4 = 0
+    m0 = np.uint64(0)
+    m1 = np.uint64(0)
+    for s in range(4):
+        ln = _lane(rem, s)
+        rl = _lane(rel, s) & ln
+        if s == trump and P[P_TRUMP_EXACT] != 0:
+            k = np.int64(POPCOUNT[ln])
+        elif rl == 0:
+            k = 0
+        else:
+            k = np.int64(POPCOUNT[ln >> LOWEST[rl]])
+        lens4 |= k << (4 * s)
+        stats[6] += k
+        stats[7] += POPCOUNT[ln]
+        m = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
+        if s < 2:
+            m0 |= m << np.uint64(32 * (s & 1))
+        else:
+            m1 |= m << np.uint64(32 * (s & 1))
+    m0 |= kbuf[tl, E + 2]
+    m1 |= kbuf[tl, E + 3]
+    c0 = kbuf[tl, E] & m0
+    c1 = kbuf[tl, E + 1] & m1
+    start = np.int64(h >> np.uint64(64 - P[P_TTBITS])) & ~np.int64(BUCKET - 1)
+    slot = -1
+    victim = start
+    for j in range(BUCKET):
+        i = start + j
         if ttd[i] == 0:
+            if ttd[victim] != 0:
+                victim = i
             continue
-        ok = True
-        for k in range(K):
-            if ttk[i, k] != kbuf[row, k]:
-                ok = False
-                break
-        if ok:
-            return i
-    return -1
+        if ttd[victim] != 0 and ttd[i] < ttd[victim]:
+            victim = i
+        same = ttc[i, 0] == c0 and ttc[i, 1] == c1 and ttc[i, 2] == m0 and ttc[i, 3] == m1
+        if same:
+            for k in range(E):
+                if ttk[i, k] != kbuf[tl, k]:
+                    same = False
+                    break
+        if same:
+            slot = i
+            break
+    if slot < 0:
+        slot = victim
+        for k in range(E):
+            ttk[slot, k] = kbuf[tl, k]
+        ttc[slot, 0] = c0
+        ttc[slot, 1] = c1
+        ttc[slot, 2] = m0
+        ttc[slot, 3] = m1
+        ttlb[slot] = -(1 << 40)
+        ttub[slot] = 1 << 40
+        ttmv[slot] = -1
+        ttd[slot] = tl
+        ttp[slot] = lens4
+        stats[3] += 1
+    if result:
+        if needed > ttlb[slot]:
+            ttlb[slot] = needed
+    else:
+        if needed - 1 < ttub[slot]:
+            ttub[slot] = needed - 1
+    if best >= 0:
+        ttmv[slot] = _rel_index(hands, best)
 
 
 @njit(**NUMBA_OPTS)
@@ -312,7 +510,11 @@ def _from_rel(hands, code):
 
 @njit(**NUMBA_OPTS)
 def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first):
-    """Reduce ``legal`` to one card per equivalence run and order the moves; return count."""
+    """Reduce ``legal`` to one card per equivalence run and order the moves.
+
+    Returns the number of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left
+    out as equivalent to a higher card of the same hand.
+    """
     inplay = hands[0] | hands[1] | hands[2] | hands[3]
     for i in range(nt):
         inplay |= _bit(tbuf[base + i])
@@ -339,6 +541,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                 wi = i
                 wc = c
     n = 0
+    skipped = np.uint64(0)
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
@@ -352,6 +555,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             if higher != 0:
                 r2 = LOWEST[higher]
                 if (_lane(legal, s) >> r2) & 1 and cls[c] == cls[16 * s + r2]:
+                    skipped |= _bit(c)
                     continue
             # predicted winner of the trick
             if nt == 0:
@@ -413,66 +617,108 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             mbuf[ply, 16 + k] = sc
             mbuf[ply, k] = c
             n += 1
-    return n
+    return n, skipped
 
 
 @njit(**NUMBA_OPTS)
 def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-            ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats):
-    """Null-window test: can the maximisers make the value from here >= ``needed``?"""
+            ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats):
+    """Null-window test: can the maximisers make the value from here >= ``needed``?
+
+    On return ``relbuf[4 * tl + nt]`` holds the cards whose rank the answer relies on.
+    """
     stats[0] += 1
+    if P[P_NODE_LIMIT] > 0 and stats[0] > P[P_NODE_LIMIT]:
+        stats[8] = 1
+        relbuf[4 * tl + nt] = 0
+        return False
     ZERO = np.int64(0)
     MINUS1 = np.int64(-1)
     base = 4 * tl
     ply = base + nt
     p = (leader + nt) % 4
-    key_slot = -1
-    slot = 0
+    use_tt = False
+    h = np.uint64(0)
     first = -1
     if nt == 0:
         lo, hi = _bounds(hands, tbuf, base, ZERO, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks)
         if needed <= lo:
+            relbuf[ply] = 0
             return True
         if needed > hi:
+            relbuf[ply] = 0
             return False
+        if P[P_QT] != 0:
+            q, qrel = _quick_tricks(hands, leader, tl, P, w)
+            if q > 0:
+                T = tpl[tl]
+                mn = T * w[0]
+                mx = mn
+                for i in range(1, 4):
+                    if T * w[i] < mn:
+                        mn = T * w[i]
+                    if T * w[i] > mx:
+                        mx = T * w[i]
+                own = T * w[leader]
+                if (P[P_MAXMASK] >> leader) & 1:
+                    if needed <= q * own + (tl - q) * mn:
+                        relbuf[ply] = qrel
+                        return True
+                else:
+                    if needed > q * own + (tl - q) * mx:
+                        relbuf[ply] = qrel
+                        return False
         if P[P_USE_TT] != 0 and only < 0 and tl > 1:
-            K = P[P_KWORDS]
+            E = P[P_KWORDS]
             h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, tl)
-            slot = np.int64(h >> np.uint64(64 - P[P_TTBITS]))
-            found = _tt_find(ttk, ttd, K, kbuf, tl, slot)
-            if found >= 0:
-                stats[2] += 1
-                if ttlb[found] >= needed:
-                    return True
-                if ttub[found] < needed:
-                    return False
-                if ttmv[found] >= 0:
-                    first = _from_rel(hands, ttmv[found])
-            key_slot = 1
+            start = np.int64(h >> np.uint64(64 - P[P_TTBITS])) & ~np.int64(BUCKET - 1)
+            for j in range(BUCKET):
+                i = start + j
+                if _tt_match(ttk, ttc, ttd, E, kbuf, tl, i):
+                    stats[2] += 1
+                    if ttlb[i] >= needed:
+                        relbuf[ply] = _prefix_cards(hands, ttp[i])
+                        return True
+                    if ttub[i] < needed:
+                        relbuf[ply] = _prefix_cards(hands, ttp[i])
+                        return False
+                    if ttmv[i] >= 0 and first < 0:
+                        first = _from_rel(hands, ttmv[i])
+            use_tt = True
     ismax = (P[P_MAXMASK] >> p) & 1
+    skipped = np.uint64(0)
     if only >= 0:
         mbuf[ply, 0] = only
         n = 1
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
-        n = _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first)
+        n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf,
+                            ply, first)
     result = not ismax
     best = -1
+    rel = np.uint64(0)
+    cut = False
+    child = 4 * (tl - 1) if nt == 3 else ply + 1
     for k in range(n):
         c = mbuf[ply, k]
         b = _bit(c)
         hands[p] &= ~b
         tbuf[base + nt] = c
+        crel = np.uint64(0)
         if nt == 3:
             wi = _winner_index(tbuf, base, P[P_TRUMP])
             win = (leader + wi) % 4
+            wc = tbuf[base + wi]
             tp = tpl[tl]
             tmask = np.uint64(0)
+            by_rank = False
             for i in range(4):
                 cc = tbuf[base + i]
                 tp += pts[cc]
                 tmask |= _bit(cc)
+                if i != wi and (cc >> 4) == (wc >> 4):
+                    by_rank = True
             v = w[win] * tp
             nst_t = st_t
             if P[P_BONUS_T] != 0:
@@ -490,74 +736,67 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                                 (rem & masks[M_SCORING]) != 0)
                 res = v + adj >= needed
             else:
-                res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt, MINUS1,
-                              P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-                              ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats)
+                res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt,
+                              MINUS1, P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+                              ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats)
+                crel = relbuf[child]
+            if by_rank:
+                crel |= _bit(wc)
             if P[P_RAVAGE] != 0:
                 for i in range(4):
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
         else:
             res = _search(hands, tbuf, nt + 1, leader, tl, needed, st_t, st_c, rcnt, MINUS1,
                           P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-                          ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats)
+                          ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats)
+            crel = relbuf[child]
         hands[p] |= b
-        if ismax:
-            if res:
-                result = True
-                best = c
-                break
-        else:
-            if not res:
-                result = False
-                best = c
-                break
-    if key_slot != -1:
-        # store at the trick boundary (kbuf row tl still holds this node's key; a child
-        # may have evicted the entry found above, so look again)
-        K = P[P_KWORDS]
-        i = _tt_find(ttk, ttd, K, kbuf, tl, slot)
-        if i < 0:
-            a = slot
-            b2 = slot ^ 1
-            if ttd[a] == 0:
-                i = a
-            elif ttd[b2] == 0:
-                i = b2
-            elif ttd[a] <= ttd[b2]:
-                i = a
-            else:
-                i = b2
-            for k2 in range(K):
-                ttk[i, k2] = kbuf[tl, k2]
-            ttlb[i] = -(1 << 40)
-            ttub[i] = 1 << 40
-            ttmv[i] = -1
-            ttd[i] = tl
-            stats[3] += 1
-        if result:
-            if needed > ttlb[i]:
-                ttlb[i] = needed
-        else:
-            if needed - 1 < ttub[i]:
-                ttub[i] = needed - 1
-        if best >= 0:
-            ttmv[i] = _rel_index(hands, best)
+        if (ismax and res) or ((not ismax) and (not res)):
+            result = res
+            best = c
+            rel = crel
+            cut = True
+            stats[4 + (k > 0)] += 1
+            break
+        rel |= crel
+    if not cut and skipped != 0:
+        # a card left out as equivalent to the next higher card of the same hand must be
+        # keyed too when that card's rank mattered (from high to low: chains follow)
+        inplay = hands[0] | hands[1] | hands[2] | hands[3]
+        for i in range(nt):
+            inplay |= _bit(tbuf[base + i])
+        for s in range(4):
+            sk = _lane(skipped, s)
+            ip = _lane(inplay, s)
+            while sk != 0:
+                r = HIGHEST[sk]
+                sk ^= 1 << r
+                r2 = LOWEST[ip >> (r + 1)] + r + 1
+                if (rel >> np.uint64(16 * s + r2)) & np.uint64(1):
+                    rel |= _bit(16 * s + r)
+    relbuf[ply] = rel
+    if use_tt and stats[8] == 0:
+        _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, ttmv, ttd,
+                  ttp, kbuf, stats)
     return result
 
 
 @njit(**NUMBA_OPTS)
 def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi,
            P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-           ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats):
+           ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats):
     """Exact value by a binary search of null-window tests over the grid [lo, hi]."""
     g = P[P_GRID]
     while lo < hi:
         steps = (hi - lo) // g
         mid = lo + ((steps + 1) // 2) * g
         stats[1] += 1
-        if _search(hands, tbuf, nt, leader, tl, mid, st_t, st_c, rcnt, only,
+        ok = _search(hands, tbuf, nt, leader, tl, mid, st_t, st_c, rcnt, only,
                    P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-                   ttk, ttlb, ttub, ttmv, ttd, kbuf, mbuf, stats):
+                   ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats)
+        if stats[8] != 0:
+            return lo
+        if ok:
             lo = mid
         else:
             hi = mid - g

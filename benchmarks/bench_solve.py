@@ -1,0 +1,185 @@
+"""Benchmark of the trick solver (issue 3): times per solve on seeded random full deals.
+
+Parts (all in one process, one thread, except (e) which starts fresh processes):
+
+(a) ``bridge`` notrump, the leader's side, against DDS (endplay, one thread) on the same
+    deals and leaders; the answers must agree.
+(b) each tournament trick contract, the guaranteed value of the declarer (who leads), as a
+    ratio to the DDS notrump median of (a).
+(c) the 32-card presets (classic-32, barbu-32), the declarer's guaranteed value.
+(d) peak memory (max RSS) of this process.
+(e) cold-process wall time of one solve with the numba cache warm, and the first-ever
+    compile (an empty ``NUMBA_CACHE_DIR``).
+
+A solve that reaches ``--node-limit`` counts as unfinished: it is listed, and the median
+and 95th percentile are reported as lower bounds (``>``) when they fall on one.
+
+Usage::
+
+    python benchmarks/bench_solve.py --deals 100 --seed 1 [--parts abcde] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from analyzer.cards import random_deal  # noqa: E402
+from analyzer.errors import BarbuError  # noqa: E402
+from analyzer.rules import load_rules  # noqa: E402
+from analyzer.solve import solve  # noqa: E402
+
+TOURNAMENT = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "no-king", "trumps")
+PRESETS_32 = {"classic-32": ("no-tricks", "no-hearts", "no-queens", "no-king", "salad"),
+              "barbu-32": ("no-tricks", "no-hearts", "no-queens", "no-king", "no-last",
+                           "trumps")}
+
+
+def stats(times: list[float]) -> dict:
+    """Median and 95th percentile (seconds); inf marks an unfinished solve."""
+    a = np.sort(np.array(times))
+    n = len(a)
+    med = float(a[(n - 1) // 2]) if n % 2 else float((a[n // 2 - 1] + a[n // 2]) / 2)
+    p95 = float(a[min(n - 1, int(np.ceil(0.95 * n)) - 1)])
+    return {"n": n, "median_s": med, "p95_s": p95,
+            "unfinished": int(np.isinf(a).sum())}
+
+
+def timed(fn):
+    t = time.perf_counter()
+    try:
+        v = fn()
+    except BarbuError as e:
+        if "node_limit" in str(e):
+            return None, float("inf")
+        raise
+    return v, time.perf_counter() - t
+
+
+def part_a(deals, limit):
+    from endplay._dds import SetMaxThreads
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal as EDeal, Denom, Player
+
+    SetMaxThreads(1)
+    players = [Player.north, Player.east, Player.south, Player.west]
+    rules = load_rules("bridge")
+    ours, dds, bad = [], [], []
+    for i, deal in enumerate(deals):
+        leader = i % 4
+        d = EDeal(deal.to_pbn())
+        d.first = players[leader]
+        d.trump = Denom.nt
+        t = time.perf_counter()
+        res = solve_board(d, SolveMode.OptimalOne)
+        want = max(s for _, s in res)
+        dds.append(time.perf_counter() - t)
+        v, dt = timed(lambda: solve(deal, rules, "notrump", leader=leader,
+                                    side=(leader, (leader + 2) % 4), node_limit=limit))
+        ours.append(dt)
+        if v is not None and v != want:
+            bad.append(i)
+    so, sd = stats(ours), stats(dds)
+    return {"ours": so, "dds": sd, "ratio_median": so["median_s"] / sd["median_s"],
+            "disagreements": bad}
+
+
+def part_contracts(preset, cids, deals, limit):
+    rules = load_rules(preset)
+    out = {}
+    lead_left = rules.variants["lead"] == "left"
+    for cid in cids:
+        c = rules.contract(cid)
+        times = []
+        for i, deal in enumerate(deals):
+            decl = i % 4
+            leader = (decl + 1) % 4 if lead_left else decl
+            trump = (i // 4) % 4 if c.trumps else None
+            _, dt = timed(lambda: solve(deal, rules, cid, trump=trump, leader=leader,
+                                        seat=decl, node_limit=limit))
+            times.append(dt)
+        out[cid] = stats(times)
+    return out
+
+
+def part_e():
+    code = ("import time; t=time.perf_counter(); "
+            "from analyzer.rules import load_rules; from analyzer.cards import random_deal; "
+            "from analyzer.solve import solve; "
+            "d=random_deal(3, 52, 8); "
+            "solve(d, load_rules('tournament'), 'no-tricks', leader=0, seat=0); "
+            "print(time.perf_counter()-t)")
+    env = dict(os.environ)
+    py = sys.executable
+
+    def run(env):
+        t = time.perf_counter()
+        subprocess.run([py, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True)
+        return time.perf_counter() - t
+
+    run(env)  # make sure the cache is warm
+    warm = [run(env) for _ in range(3)]
+    with tempfile.TemporaryDirectory() as tmp:
+        env2 = dict(env, NUMBA_CACHE_DIR=tmp)
+        first = run(env2)
+    return {"cold_process_warm_cache_s": min(warm), "first_compile_s": first}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--parts", default="abcde")
+    ap.add_argument("--node-limit", type=int, default=50_000_000)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    deals52 = [random_deal(rng, 52) for _ in range(args.deals)]
+    deals32 = [random_deal(rng, 32) for _ in range(args.deals)]
+    # compile (or load) the kernels before timing
+    solve(random_deal(0, 52, 3), load_rules("bridge"), "notrump", leader=0, side="NS")
+    report: dict = {"machine": f"{platform.processor() or platform.machine()}, "
+                    f"{os.cpu_count()} cores, Python {platform.python_version()}",
+                    "date": time.strftime("%Y-%m-%d"), "deals": args.deals,
+                    "seed": args.seed, "node_limit": args.node_limit}
+    if "a" in args.parts:
+        report["a_bridge_notrump"] = part_a(deals52, args.node_limit)
+        print(json.dumps(report["a_bridge_notrump"]), flush=True)
+    if "b" in args.parts:
+        b = part_contracts("tournament", TOURNAMENT, deals52, args.node_limit)
+        if "a_bridge_notrump" in report:
+            base = report["a_bridge_notrump"]["dds"]["median_s"]
+            for v in b.values():
+                v["ratio_to_dds_nt_median"] = v["median_s"] / base
+        report["b_tournament"] = b
+        print(json.dumps(b), flush=True)
+    if "c" in args.parts:
+        report["c_32_card"] = {p: part_contracts(p, cids, deals32, args.node_limit)
+                               for p, cids in PRESETS_32.items()}
+        print(json.dumps(report["c_32_card"]), flush=True)
+    if "d" in args.parts:
+        report["d_peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if "e" in args.parts:
+        report["e_startup"] = part_e()
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text)
+
+
+if __name__ == "__main__":
+    main()
