@@ -26,6 +26,19 @@ seats are out the fourth takes ``places[3]`` and the hand ends (rules.md, "Domin
 Objective: ``sum(w[p] * place_points[p])``; seats in the bit mask ``maxm`` maximise it,
 the others minimise (design.md, "Solution concepts"). Values are int64: the analyzer
 scales weights and places to integers.
+
+Search: the root finds the value by binary search over the few values the places can
+give, each step a null-window probe, all sharing the table (the DDS scheme for trick
+counts). Inner nodes: fail-soft alpha-beta; cut when the places left cannot change the
+objective (``vmin == vmax`` for the set of seats out) or cannot reach the window; of a
+seat's *free* moves (an end beyond which the whole suit is his: nobody else can ever play
+there) only one is searched, since they differ only in which of his free cards is left;
+moves ordered by the table's best move, then by a static guess per card (``otab``).
+
+Numba caching: ``_solve`` is the only recursive function and is entered from Python only;
+every recursive call passes variables, never literals, so there is one signature (a
+literal ``False`` or ``1`` makes a second one, whose cached reload segfaults in numba
+0.68, as mutual recursion does).
 """
 
 import numpy as np
@@ -35,11 +48,9 @@ from solvers.config import NUMBA_OPTS
 
 INF = 1 << 60
 UNOPENED_LO = 99
-MAX_PLY = 64
-MAX_MOVES = 16
 # 0x9E3779B97F4A7C15 as a signed 64-bit integer (Fibonacci hashing)
 _GOLDEN = -7046029254386353131
-KEY_GEN_SHIFT = 40
+KEY_GEN_SHIFT = 40  # keys carry the solve's generation stamp from this bit up
 
 
 @njit(**NUMBA_OPTS)
@@ -226,6 +237,9 @@ def _solve(own, free, otab, lo, hi, cnt, nr, sp, acep, p, k, outm, alpha, beta, 
     still to hand out can give) with null-window probes that share the table (as DDS
     does for trick counts); ``alpha``, ``beta`` are unused there.
 
+    ``free`` ``int8[2, 4, 16]``: the seat owning every card of suit s from position x up
+    (``free[0]``) or down (``free[1]``), else -1 (see :func:`_gen_node`); ``otab``
+    ``int64[4, 16]``: move-ordering guesses, filled at the root (:func:`_order_table`).
     Scratch: ``mv``, ``sc`` ``int64[64, 16]``, ``hm``, ``hp`` ``int64[64]``. Transposition
     table: ``tt`` ``int64[2**bits, 4]`` (key, lower bound, upper bound, best move: one
     probe, one cache line); ``gen`` (a multiple of
