@@ -263,6 +263,18 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     return DominoesGame(rules, c, hands, f, start_rank=start_rank, layout=layout, out=outs)
 
 
+def dominoes_position(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                      contract: Contract | str, *, first: int | str | Seat,
+                      start_rank: int | str | None = None,
+                      layout: Sequence[Run] | str | None = None,
+                      out: Sequence[int | str | Seat] = ()) -> DominoesGame:
+    """The reference-engine game for a position (same parameters as :func:`solve_dominoes`):
+    its ``to_move`` is the seat that plays now (seats already out are skipped)."""
+    r = _rules(rules)
+    c = _contract(r, contract)
+    return _game(r, c, _hands(deal_or_hands), first, _rank_arg(start_rank), layout, out)
+
+
 def _infer_start(rules: Rules, c: Contract, layout: Sequence[Run]) -> int | None:
     """The starting rank a layout implies (every run contains it), when only one fits."""
     order = run_order(rules.deck, c.ace)

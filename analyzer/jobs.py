@@ -259,8 +259,11 @@ class Job:
         return res
 
     def _to_move(self, c: Contract) -> int:
-        if c.is_dominoes:
-            return self.first_player()
+        if c.is_dominoes:  # the engine skips seats already out
+            from analyzer.dominoes import dominoes_position
+            return dominoes_position(self.hands, self.rules, c, first=self.first_player(),
+                                     start_rank=self.rank, layout=self.layout,
+                                     out=self.out).to_move
         return (self.leader + len(self.trick)) % 4
 
     def _maximises(self, c: Contract) -> bool:
