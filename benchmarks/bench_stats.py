@@ -18,12 +18,20 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import tempfile
 import time
 from pathlib import Path
 
 from analyzer.rules import load_rules
 from analyzer.stats import ChunkTask, load_dataset, resolve_contracts, run_stats, solve_chunk
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (forked workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + ch.ru_utime + ch.ru_stime
 
 
 def main() -> None:
@@ -50,20 +58,24 @@ def main() -> None:
           f"{a.deals} deals, seed {a.seed}, chunk size {a.chunk_size}, "
           f"{'dask local cluster' if a.dask else 'local processes'}")
     print(f"# warm-up deal (kernel load + one deal): {warm:.1f} s")
-    print("| workers | wall s | deals/min | speed-up |")
-    print("|---|---|---|---|")
+    print(f"# load average at start: {os.getloadavg()[0]:.1f} (other work on the machine "
+          "slows the wall clock; CPU s/deal counts this run's processes only)")
+    print("| workers | wall s | deals/min | speed-up | CPU s/deal |")
+    print("|---|---|---|---|---|")
     base = None
     first = None
     with tempfile.TemporaryDirectory() as tmp:
         for w in a.workers:
             out = Path(tmp) / f"w{w}"
             kw = dict(cluster="local") if a.dask else {}
+            cpu0 = _cpu()
             s = run_stats(out, deals=a.deals, seed=a.seed, rules=rules, contracts=cids,
                           workers=w, chunk_size=a.chunk_size, brackets=a.brackets, **kw)
             rate = s["deals_per_minute"]
             base = base or rate
-            print(f"| {w} | {s['seconds']:.1f} | {rate:.2f} | {rate / base:.2f} |",
-                  flush=True)
+            cpu = (_cpu() - cpu0) / a.deals
+            print(f"| {w} | {s['seconds']:.1f} | {rate:.2f} | {rate / base:.2f} | "
+                  f"{cpu:.2f} |", flush=True)
             data = load_dataset(out)
             if first is None:
                 first = data
