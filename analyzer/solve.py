@@ -404,7 +404,14 @@ def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules 
 
 def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
                 contract: Contract | str, **kw) -> tuple[Fraction, dict[str, int]]:
-    """:func:`solve` plus search counters (nodes, null-window tests, TT hits, TT stores)."""
+    """:func:`solve` plus search counters.
+
+    ``nodes`` (all), ``tests`` (null-window searches), ``tt_hits`` (entries found),
+    ``tt_stores`` (entries written), ``cut_first`` / ``cut_later`` (cutoffs by the first /
+    a later move), ``keyed_cards`` / ``stored_cards`` (cards whose owner an entry fixes /
+    cards in stored positions), ``boundary_nodes`` (positions between tricks) and how many
+    of those the cheap bounds, quick tricks and table entries settled.
+    """
     keys = ("trump", "leader", "seat", "side", "weights", "maximizers", "trick",
             "whole_hand", "tt_bits", "node_limit")
     args = {k: kw.get(k) for k in keys}
@@ -414,7 +421,9 @@ def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
     st = pb.stats
     return v, {"nodes": int(st[0]), "tests": int(st[1]), "tt_hits": int(st[2]),
                "tt_stores": int(st[3]), "cut_first": int(st[4]),
-                "cut_later": int(st[5]), "prefix": int(st[6]), "cards": int(st[7])}
+                "cut_later": int(st[5]), "keyed_cards": int(st[6]), "stored_cards": int(st[7]),
+                "boundary_nodes": int(st[9]), "bound_cuts": int(st[10]),
+                "quick_trick_cuts": int(st[11]), "tt_cuts": int(st[12])}
 
 
 __all__ = ["solve", "solve_cards", "solve_all_seats", "solve_stats", "objective",

@@ -65,6 +65,8 @@ P_NODE_LIMIT = 22     # give up after this many nodes (0: no limit); stats[8] = 
 NPARAM = 23
 
 BUCKET = 8            # transposition-table entries per bucket
+TOP_KEYED = 5         # an entry always keys the owners of this many top cards a suit
+TOP_MASK = np.uint64(((1 << (2 * TOP_KEYED)) - 1) * ((1 << 32) + 1))
 
 # mask indices
 M_FORCED = 0
@@ -369,8 +371,13 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
         kbuf[row, E + (s >> 1)] |= code << sh
         kbuf[row, E + 2 + (s >> 1)] |= cmask << sh
     h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(E):
-        h ^= kbuf[row, i]
+    for i in range(E + 2):
+        if i < E:
+            h ^= kbuf[row, i]
+        else:
+            # every entry keys at least the owners of the top TOP_KEYED cards of each suit,
+            # so those spread positions over the buckets
+            h ^= kbuf[row, i] & TOP_MASK
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
     return h
@@ -428,6 +435,8 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, 
             k = 0
         else:
             k = np.int64(POPCOUNT[ln >> LOWEST[rl]])
+        if k < TOP_KEYED:
+            k = min(TOP_KEYED, np.int64(POPCOUNT[ln]))
         lens4 |= k << (4 * s)
         stats[6] += k
         stats[7] += POPCOUNT[ln]
@@ -643,12 +652,51 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
     first = -1
     if nt == 0:
         lo, hi = _bounds(hands, tbuf, base, ZERO, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks)
+        stats[9] += 1
         if needed <= lo:
             relbuf[ply] = 0
+            stats[10] += 1
             return True
         if needed > hi:
             relbuf[ply] = 0
+            stats[10] += 1
             return False
+        if tl == 1:
+            # the last trick plays itself
+            tp = tpl[1]
+            tmask = np.uint64(0)
+            for i in range(4):
+                hq = hands[(leader + i) % 4]
+                c = 0
+                for s2 in range(4):
+                    ln = _lane(hq, s2)
+                    if ln != 0:
+                        c = 16 * s2 + LOWEST[ln]
+                tbuf[base + i] = c
+                tp += pts[c]
+                tmask |= _bit(c)
+            wi = _winner_index(tbuf, base, P[P_TRUMP])
+            win = (leader + wi) % 4
+            wc = tbuf[base + wi]
+            rel1 = np.uint64(0)
+            for i in range(4):
+                if i != wi and (tbuf[base + i] >> 4) == (wc >> 4):
+                    rel1 = _bit(wc)
+            nst_t = st_t
+            if P[P_BONUS_T] != 0:
+                nst_t = win if (st_t == -1 or st_t == win) else -2
+            nst_c = st_c
+            if P[P_BONUS_C] != 0 and (tmask & masks[M_SCORING]) != 0:
+                nst_c = win if (st_c == -1 or st_c == win) else -2
+            if P[P_RAVAGE] != 0:
+                for i in range(4):
+                    rcnt[4 * win + (tbuf[base + i] >> 4)] += 1
+            adj = _terminal(P, w, nst_t, nst_c, rcnt, True, False)
+            if P[P_RAVAGE] != 0:
+                for i in range(4):
+                    rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
+            relbuf[ply] = rel1
+            return w[win] * tp + adj >= needed
         if P[P_QT] != 0:
             q, qrel = _quick_tricks(hands, leader, tl, P, w)
             if q > 0:
@@ -664,10 +712,12 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 if (P[P_MAXMASK] >> leader) & 1:
                     if needed <= q * own + (tl - q) * mn:
                         relbuf[ply] = qrel
+                        stats[11] += 1
                         return True
                 else:
                     if needed > q * own + (tl - q) * mx:
                         relbuf[ply] = qrel
+                        stats[11] += 1
                         return False
         if P[P_USE_TT] != 0 and only < 0 and tl > 1:
             E = P[P_KWORDS]
@@ -679,9 +729,11 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     stats[2] += 1
                     if ttlb[i] >= needed:
                         relbuf[ply] = _prefix_cards(hands, ttp[i])
+                        stats[12] += 1
                         return True
                     if ttub[i] < needed:
                         relbuf[ply] = _prefix_cards(hands, ttp[i])
+                        stats[12] += 1
                         return False
                     if ttmv[i] >= 0 and first < 0:
                         first = _from_rel(hands, ttmv[i])

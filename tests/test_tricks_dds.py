@@ -53,23 +53,32 @@ def test_dds_convention() -> None:
     assert dds_tricks(deal, 1, 0) == 0 == our_tricks(deal, 1, 0)
 
 
-def _check(seed: int) -> None:
+def _check(seed: int, length: int = 13) -> None:
     rng = np.random.default_rng(seed)
-    deal = random_deal(rng, 52)
+    deal = random_deal(rng, 52, length)
     leader = seed % 4
     trump = [None, 0, 1, 2, 3][(seed // 4) % 5]
     assert our_tricks(deal, leader, trump) == dds_tricks(deal, leader, trump), (
         seed, deal.to_pbn(), leader, trump)
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_dds_sample(seed: int) -> None:
-    _check(seed)
+@pytest.mark.parametrize("seed", range(20))
+def test_dds_endgame_sample(seed: int) -> None:
+    """Endgames of 7 cards a hand (DDS takes any equal-length position)."""
+    _check(seed, 7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", range(10))
+def test_dds_endgames(block: int) -> None:
+    """200 endgames of 9 cards a hand: every leader, notrump and each trump suit."""
+    for seed in range(500 + 20 * block, 500 + 20 * block + 20):
+        _check(seed, 9)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("block", range(10))
 def test_dds_full(block: int) -> None:
-    """200 random deals: every leader, notrump and each trump suit."""
+    """200 random full deals: every leader, notrump and each trump suit."""
     for seed in range(1000 + 20 * block, 1000 + 20 * block + 20):
         _check(seed)
