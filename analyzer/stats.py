@@ -326,6 +326,17 @@ def _connect_dask(scheduler: str | None, cluster: str | None, workers: int | Non
         raise BarbuError("--scheduler and --cluster need Dask: pip install "
                          "'dask[distributed]' (the barbu-dd[cluster] extra)") from None
     if scheduler:
+        from distributed.comm import get_address_host_port, parse_address
+        from distributed.comm.registry import get_backend
+        try:  # a malformed address, before a Client exists to complain at exit
+            scheme, _ = parse_address(scheduler)
+            get_backend(scheme)
+            if scheme != "inproc":  # in-process clusters (tests) have no port
+                get_address_host_port(scheduler)
+        except (ValueError, TypeError) as e:
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise BarbuError(f"bad --scheduler address {scheduler!r}: expected "
+                             f"tcp://host:port ({msg})") from None
         try:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:

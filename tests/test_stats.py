@@ -248,6 +248,10 @@ def test_unanswering_scheduler_fails_in_one_line(tmp_path, monkeypatch):
         S.run_stats(out, deals=2, scheduler="tcp://127.0.0.1:9", **CHEAP)
     assert "\n" not in str(e.value)
     assert not out.exists()
+    for bad in ("localhost", "http://x:1"):
+        with pytest.raises(BarbuError, match="bad --scheduler address"):
+            S.run_stats(out, deals=2, scheduler=bad, **CHEAP)
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("kw, msg", [
