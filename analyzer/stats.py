@@ -481,7 +481,7 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
                          "the run in it, or choose another folder")
     want = {"format": "barbu-stats", "version": FORMAT_VERSION, "rules": r.name,
             "rules_hash": _rules_hash(r), "deck": r.deck, "contracts": list(cids),
-            "seed": seed, "deals": deals, "brackets": brackets}
+            "seed": seed, "deals": deals, "brackets": brackets, "doubling": r.doubling}
     if nonempty:
         man = read_manifest(out)
         for k in ("rules", "rules_hash", "contracts", "seed", "deals", "brackets"):

@@ -271,11 +271,6 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
     data = load_dataset(data_dir)
     if data["values"].height == 0:
         raise BarbuError(f"dataset {data_dir} has no solved deal yet")
-    from analyzer.rules import load_rules
-    try:
-        man = dict(man, doubling=load_rules(man["rules"]).doubling)
-    except BarbuError:  # a preset file that is not here: say nothing about doubling
-        pass
     out = Path(out_path)
     if out.is_dir():
         raise BarbuError(f"--out {out_path} is a folder: name the report file")
