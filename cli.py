@@ -151,6 +151,75 @@ def score(
     _emit(result.to_json()) if as_json else typer.echo(render_match(result))
 
 
+# ------------------------------------------------------------------------------ stats
+@app.command()
+def stats(
+    deals: int = typer.Option(..., "--deals", "-n", help="How many random deals."),
+    out: Path = typer.Option(..., "--out", "-o", help="Dataset directory (Parquet chunks)."),
+    seed: int = typer.Option(0, "--seed", help="Seed: deal i depends only on (seed, i)."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset name or rules file."),
+    contracts: Optional[str] = typer.Option(None, "--contracts",
+                                            help="Comma-separated contracts (default: the preset's match)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w",
+                                          help="Local processes (default: all cores; 1: this process)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="Run on an existing Dask cluster, e.g. tcp://host:8786."),
+    cluster: Optional[str] = typer.Option(None, "--cluster", help="'local': start a local Dask cluster."),
+    resume: bool = typer.Option(False, "--resume", help="Finish a stopped run in --out, without duplicates."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+) -> None:
+    """Solve every option of N random deals for every declarer into a Parquet dataset.
+
+    Each deal is solved for each seat as declarer: every contract, every trump suit, every
+    Dominoes starting rank (the declarer's guaranteed value), with hand features and
+    doubling brackets. Chunks are written as they finish: a stopped run keeps them and
+    --resume finishes it. Schema: docs/stats.md.
+    """
+    from analyzer.stats import run_stats
+
+    show = sys.stderr.isatty()
+    bar_cm = typer.progressbar(length=deals, label="deals", file=sys.stderr, show_pos=True,
+                               show_eta=True) if show else _NoBar()
+    try:
+        with bar_cm as bar:
+            state = {"done": None}
+
+            def progress(done: int, total: int) -> None:
+                if state["done"] is None:
+                    bar.update(done)
+                else:
+                    bar.update(done - state["done"])
+                state["done"] = done
+
+            summary = run_stats(out, deals=deals, seed=seed, rules=rules, contracts=contracts,
+                                workers=workers, scheduler=scheduler, cluster=cluster,
+                                resume=resume, progress=progress)
+    except KeyboardInterrupt:
+        typer.echo(f"barbu: interrupted; finished chunks are kept in {out}: "
+                   "run again with --resume to finish", err=True)
+        sys.exit(130)
+    if as_json:
+        _emit(summary)
+    else:
+        from reports.text import render_stats_summary
+        typer.echo(render_stats_summary(summary))
+
+
+@app.command()
+def report(
+    data_dir: Path = typer.Argument(..., help="A dataset written by `barbu stats`."),
+    out: Path = typer.Option(Path("report.html"), "--out", "-o", help="Output file."),
+    fmt: str = typer.Option("html", "--format", "-f", help="html (one self-contained page), md or png."),
+) -> None:
+    """Tables and figures from a `barbu stats` dataset: HTML, Markdown or PNG."""
+    from reports.html import build_report
+
+    if fmt not in ("html", "md", "png"):
+        raise BarbuError(f"bad --format {fmt!r}: expected html, md or png")
+    for p in build_report(data_dir, out, fmt):
+        typer.echo(str(p))
+
+
 # ------------------------------------------------------------------------------ rules
 @rules_app.command("list")
 def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:

@@ -97,3 +97,20 @@ def _same(r: dict[str, Any], best: dict[str, Any]) -> bool:
 
 def render_rules_list(rows: list[tuple[str, str, str]]) -> str:
     return _grid(["preset", "where", "description"], [list(r) for r in rows], left=3)
+
+
+def render_stats_summary(summary: dict[str, Any]) -> str:
+    """A few lines about a finished ``barbu stats`` run."""
+    rows = summary.get("rows", {})
+    lines = [f"dataset   {summary.get('out')}",
+             f"rules     {summary.get('rules')}   seed {summary.get('seed')}   "
+             f"deals {summary.get('deals')}",
+             f"chunks    {summary.get('chunks')} ({summary.get('chunks_solved')} solved now, "
+             f"{summary.get('chunks_resumed')} kept from before)",
+             f"backend   {summary.get('backend')} x {summary.get('workers')}",
+             f"rows      " + ", ".join(f"{k} {v}" for k, v in rows.items())]
+    secs = summary.get("seconds")
+    if secs is not None:
+        dpm = summary.get("deals_per_minute") or 0.0
+        lines.append(f"time      {secs:.1f} s ({dpm:.2f} deals/min)")
+    return "\n".join(lines)

@@ -107,3 +107,19 @@ def test_deal_command_is_seeded():
     a = run("deal", "--seed", "5", "-n", "3")
     b = run("deal", "--seed", "5", "-n", "3")
     assert a.returncode == 0 and a.stdout == b.stdout and len(a.stdout.splitlines()) == 3
+
+
+def test_stats_then_report(tmp_path):
+    ds = tmp_path / "ds"
+    p = run("stats", "--deals", "2", "--seed", "3", "--rules", "barbu-32", "--contracts",
+            "no-tricks,no-king", "--out", str(ds), "--workers", "1", "--json")
+    assert p.returncode == 0, p.stderr
+    summary = json.loads(p.stdout)
+    assert summary["deals"] == 2 and summary["rows"]["values"] == 16
+    again = run("stats", "--deals", "2", "--seed", "3", "--rules", "barbu-32", "--out", str(ds))
+    assert again.returncode == 2 and "--resume" in again.stderr
+    r = run("report", str(ds), "--out", str(tmp_path / "r.html"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "r.html").stat().st_size > 10_000
+    bad = run("report", str(tmp_path / "nothing"), "--out", str(tmp_path / "x.html"))
+    assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
