@@ -4,7 +4,9 @@ Every kernel is compiled with ``@njit(**NUMBA_OPTS)``. ``cache=True`` writes the
 code next to the module so a second process starts warm; ``nogil=True`` lets threads run
 kernels side by side. Note: numba 0.68 segfaults on reloading a cached *mutually*
 recursive pair of functions; a single self-recursive function or an explicit-stack loop
-caches fine.
+caches fine -- as long as it compiles to ONE signature: pass ``np.int64(0)`` rather than a
+bare literal in recursive calls (a literal argument makes a second, ``Literal[int]``
+overload, and reloading several overloads of a recursive function also segfaults).
 """
 
 NUMBA_OPTS = dict(cache=True, nogil=True)

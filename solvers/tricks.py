@@ -21,16 +21,27 @@ Speed-ups, after Bo Haglund's description of DDS:
 
 * only one card of each run of cards that are adjacent among the cards still in play, in
   one hand, and alike for scoring (``cls``);
-* move ordering by the predicted winner of the trick and its points;
-* cheap bounds: the objective can move only by the points still to be taken;
-* a transposition table at trick boundaries, keyed by the position with the cards renamed
-  by their rank among the cards still in play (so positions that differ only by which
-  equivalent cards have gone share an entry), storing lower and upper bounds and the best
-  lead. It lives in preallocated arrays (two-way buckets, ``2 ** bits`` entries).
+* move ordering by the predicted winner of the trick and its points, the table's best
+  lead first;
+* cheap bounds: the objective can move only by the points still to be taken; quick
+  tricks of the leader's team when every trick is worth the same (bridge, Trumps,
+  No Tricks); the last trick is played out directly;
+* a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
+  entries in buckets of ``BUCKET``) whose entries hold lower and upper bounds and the best
+  lead. An entry keys the exact part of a position (leader, tricks left, path state, each
+  hand's suit lengths, the layout of scoring classes) and, per suit, the owners of the
+  cards from the top down to the lowest card whose rank decided something in the search
+  below (trick won by rank, quick-trick top cards), at least ``TOP_KEYED`` of them, and of
+  every scoring card. Any position that agrees on those shares the entry: cards below are
+  interchangeable small cards (the DDS "winning ranks" idea, with relative ranks).
 
 Mid-trick positions are searched directly; whole-hand bonuses and Ravage City use a
 little path state (sole taker of the tricks, sole taker of the scoring cards, cards of
-each suit taken by each seat).
+each suit taken by each seat), which is part of the exact key.
+
+Numba note: recursive calls pass ``np.int64`` values, never bare literals, so that the
+self-recursive ``_search`` compiles to one signature (several overloads of a recursive
+function crash numba 0.68 when reloaded from the cache).
 """
 
 import numpy as np
@@ -697,7 +708,8 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             relbuf[ply] = rel1
             return w[win] * tp + adj >= needed
-        if P[P_QT] != 0:
+        if P[P_QT] != 0 and only < 0:
+            # (a bound on the best play, not on one given card)
             q, qrel = _quick_tricks(hands, leader, tl, P, w)
             if q > 0:
                 T = tpl[tl]
