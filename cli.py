@@ -120,6 +120,79 @@ class _NoBar:
         return None
 
 
+# ------------------------------------------------------------------------------ advise
+ADVISE_HELP = """Which contract should I declare with this hand? Is this double worth it?
+
+HAND is the declarer's hand in PBN ("AKQ2.JT9.876.543", suits S.H.D.C). The unseen cards
+are dealt to the other three at random (seeded) many times; every option still available
+(each contract, each trump suit, each Dominoes starting rank) is solved double dummy on
+each deal, as the declarer's guaranteed value. Options are ranked by their mean, with the
+noise shown (standard error, 95% interval, chance of being the best); with --remaining
+the value of keeping a contract for a later hand of the run is weighed in. Doubling: per
+opponent, the bracket of the bet declarer vs opponent and whether to double / redouble.
+
+Known limit: each sample is solved as if everyone saw every card (strategy fusion), so
+values lean optimistic for whoever benefits from seeing everything.
+"""
+
+
+@app.command(help=ADVISE_HELP)
+def advise(
+    hand: Optional[str] = typer.Argument(None, help="The declarer's hand, e.g. AKQ2.JT9.876.543."),
+    seat: str = typer.Option("N", "--seat", "-s", help="The declarer's seat."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset name or rules file."),
+    remaining: Optional[str] = typer.Option(None, "--remaining",
+                                            help="Contracts still to play in the run, comma-separated "
+                                                 "(default: all of the preset's)."),
+    samples: str = typer.Option("100", "--samples", "-n",
+                                help="Deals to sample, or 'auto' (until the best option is "
+                                     "separated from the next at 95%, or a cap)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed (printed, to repeat the run)."),
+    workers: int = typer.Option(0, "--workers", "-w", help="Processes (0: all cores); results do not depend on it."),
+    known: list[str] = typer.Option([], "--known", help="Cards known in a hand: SEAT:CARDS, e.g. E:SA,HK (repeatable)."),
+    void: list[str] = typer.Option([], "--void", help="A known void: SEAT:SUITS, e.g. W:H (repeatable)."),
+    length: list[str] = typer.Option([], "--length", help="Suit length range: SEAT:SUIT:LO-HI, e.g. S:C:0-2 (repeatable)."),
+    doubling: str = typer.Option("best", "--doubling",
+                                 help="Doubling brackets for the best option, all options, or none."),
+    example: bool = typer.Option(False, "--example", help="Advise the built-in example hand (N of the example deal)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    from analyzer.advise import advise as run_advise
+    from analyzer.jobs import constraint_spec
+    from analyzer.samples import example_hand
+    from reports.advise import render_advice
+
+    if example:
+        if hand is not None:
+            raise BarbuError("give a HAND or --example, not both")
+        hand = example_hand()
+    if hand is None:
+        raise BarbuError("no hand given (a PBN hand like AKQ2.JT9.876.543, or --example)")
+    n: int | str = samples
+    if samples != "auto":
+        try:
+            n = int(samples)
+        except ValueError:
+            raise BarbuError(f"bad --samples {samples!r}: a number or 'auto'") from None
+    spec = constraint_spec(known, void, length)
+    show = sys.stderr.isatty()
+    bar_cm = typer.progressbar(length=1, label="sampling", file=sys.stderr,
+                               show_eta=True) if show else _NoBar()
+    with bar_cm as bar:
+        state = {"done": 0}
+
+        def progress(done: int, total: int) -> None:
+            if show:
+                bar.length = total
+                bar.update(done - state["done"])
+            state["done"] = done
+
+        res = run_advise(hand, seat=seat, rules=rules, remaining=remaining, samples=n,
+                         seed=seed, workers=workers or None, progress=progress,
+                         constraints=spec or None, doubling=doubling)
+    _emit(res) if as_json else typer.echo(render_advice(res))
+
+
 # ------------------------------------------------------------------------------ deal
 @app.command("deal")
 def deal_cmd(

@@ -317,6 +317,43 @@ def _deal_text(hands: Sequence[Iterable[int]]) -> str:
     return "N:" + " ".join(format_hand(h) for h in hands)
 
 
+def constraint_spec(known: Sequence[str] = (), voids: Sequence[str] = (),
+                    lengths: Sequence[str] = ()) -> dict[str, Any]:
+    """Command-line sampling constraints → the mapping :func:`analyzer.sampler.parse_constraints`
+    reads.
+
+    ``known``: ``"E:SA,HK"`` (cards in E's hand); ``voids``: ``"W:H"`` or ``"W:HD"``;
+    ``lengths``: ``"S:C:0-2"`` or ``"S:C:3"`` (suit length range of a seat).
+
+    >>> constraint_spec(["E:SA,HK"], ["W:H"], ["S:C:0-2"])
+    {'known': {'E': 'SA,HK'}, 'voids': {'W': 'H'}, 'lengths': {'S': {'C': [0, 2]}}}
+    """
+    spec: dict[str, Any] = {"known": {}, "voids": {}, "lengths": {}}
+    for item in known:
+        seat, _, cards = item.partition(":")
+        if not cards:
+            raise BarbuError(f"bad --known {item!r}: expected SEAT:CARDS, like E:SA,HK")
+        prev = spec["known"].get(seat)
+        spec["known"][seat] = f"{prev},{cards}" if prev else cards
+    for item in voids:
+        seat, _, suits = item.partition(":")
+        if not suits:
+            raise BarbuError(f"bad --void {item!r}: expected SEAT:SUITS, like W:H")
+        spec["voids"][seat] = spec["voids"].get(seat, "") + suits
+    for item in lengths:
+        parts = item.split(":")
+        if len(parts) != 3:
+            raise BarbuError(f"bad --length {item!r}: expected SEAT:SUIT:LO-HI, like S:C:0-2")
+        seat, suit, rng = parts
+        lo, _, hi = rng.partition("-")
+        try:
+            span = [int(lo), int(hi or lo)]
+        except ValueError:
+            raise BarbuError(f"bad --length {item!r}: LO-HI must be numbers") from None
+        spec["lengths"].setdefault(seat, {})[suit] = span
+    return {k: v for k, v in spec.items() if v}
+
+
 def solve_job(job: Mapping[str, Any]) -> dict[str, Any]:
     """Validate and solve one job; the result is JSON-able (see the module docstring)."""
     return Job(job).run()

@@ -20,6 +20,12 @@ def example_deal() -> str:
     return sample_deals()[0]
 
 
+def example_hand() -> str:
+    """North's hand of the example deal (what ``barbu advise --example`` advises)."""
+    from analyzer.cards import format_hand, parse_deal
+    return format_hand(parse_deal(example_deal()).hands[0])
+
+
 def random_deals(count: int, seed: int | None, rules: str | None = None,
                  length: int | None = None) -> list[str]:
     """``count`` seeded random deals of the preset's deck, as PBN."""
