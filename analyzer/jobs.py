@@ -203,27 +203,13 @@ class Job:
                            seat=self.seat, side=self.side, trick=self.trick)
 
     def options(self) -> list[tuple[Contract, int | None, int | None]]:
-        """Every option of the preset's match: each trump suit, each starting rank.
-
-        An endgame (not a whole deal) has no Dominoes option: Dominoes needs every card.
-        """
-        from analyzer.dominoes import dominoes_ranks
-        out: list[tuple[Contract, int | None, int | None]] = []
+        """Every option of the preset's match (:func:`analyzer.options.options`); an
+        endgame (not a whole deal) has no Dominoes option: Dominoes needs every card."""
+        from analyzer.dominoes import dominoes_first_seat
+        from analyzer.options import options
         whole = all(len(h) * 4 == self.rules.deck for h in self.hands)
-        for cid in self.rules.match_contracts:
-            c = self.rules.contracts[cid]
-            if c.is_dominoes:
-                if not whole:
-                    continue
-                if c.start == "first-card":
-                    out.append((c, None, None))
-                else:
-                    out.extend((c, None, k) for k in dominoes_ranks(self.rules, c))
-            elif c.trumps:
-                out.extend((c, s, None) for s in range(4))
-            else:
-                out.append((c, None, None))
-        return out
+        return options(self.rules, hands=self.hands,
+                       first=dominoes_first_seat(self.rules, self.declarer), dominoes=whole)
 
     def run(self) -> dict[str, Any]:
         c = self.contract

@@ -39,6 +39,7 @@ import polars as pl
 from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
 from analyzer.errors import BarbuError
 from analyzer.features import FEATURE_COLUMNS, deal_features
+from analyzer.options import contract_options
 from analyzer.rules import Contract, Rules, load_rules
 
 #: Version of the dataset layout written in ``manifest.json``.
@@ -95,26 +96,6 @@ def resolve_contracts(rules: Rules, contracts: Sequence[str] | str | None) -> tu
     order = list(rules.match_contracts) + [c for c in rules.contracts
                                            if c not in rules.match_contracts]
     return tuple(c for c in order if c in ids)
-
-
-def contract_options(rules: Rules, c: Contract, hands: Sequence[frozenset[int]] | None,
-                     first: int) -> list[tuple[int | None, int | None]]:
-    """``(trump, rank)`` choices of one contract: each trump suit, each starting rank.
-
-    ``first-card`` Dominoes: one option per rank of which the first player holds a card
-    (his first card fixes it), as :func:`analyzer.dominoes.dominoes_rank_table`.
-    """
-    from analyzer.dominoes import dominoes_ranks
-    if c.is_dominoes:
-        ranks = dominoes_ranks(rules, c)
-        if c.start == "first-card":
-            if hands is None:
-                return [(None, None)]
-            ranks = tuple(k for k in ranks if any(x % 13 == k for x in hands[first]))
-        return [(None, k) for k in ranks]
-    if c.trumps:
-        return [(s, None) for s in range(4)]
-    return [(None, None)]
 
 
 # --------------------------------------------------------------------------- one chunk
