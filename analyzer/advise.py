@@ -654,7 +654,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 break
             cols = _columns(values, opts, future)
             order = _order(cols)
-            if len(order) < 2 or _separated(cols[order[0]], cols[order[1]]):
+            if fixed or len(order) < 2 or _separated(cols[order[0]], cols[order[1]]):
                 break
             target = min(n_cap, len(deals) + AUTO_STEP)
         n = len(deals)
@@ -683,9 +683,10 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             rec["next"] = {**opts[runner_up].key, "label": opts[runner_up].label}
             rec["margin"] = round(md, 4)
             rec["margin_stderr"] = _round(se)
-            rec["separated"] = _separated(cols[best], cols[runner_up])
+            rec["separated"] = fixed or _separated(cols[best], cols[runner_up])
         else:
             rec["separated"] = True
+        rec["forced"] = fixed
         rec["reason"] = _reason(opts, best, runner_up, rec, future, fixed, rem)
         dbl: list[dict[str, Any]] = []
         nets: list[dict[str, Any]] = []

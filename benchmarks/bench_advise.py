@@ -16,13 +16,16 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import signal
 import sys
 import time
 
 CASES = (("tournament", 100), ("fr-52", 100), ("barbu-32", 100), ("classic-32", 100))
 
 
-def _case(preset: str, samples: int, workers: int, seed: int, q) -> None:
+def _case(preset: str, samples: int, workers: int, seed: int, remaining: str | None,
+          q) -> None:
+    os.setpgrp()  # the case and its worker pool form one group, stopped together
     from analyzer.advise import advise
     from analyzer.cards import format_hand, random_deal
     from analyzer.rules import load_rules
@@ -34,15 +37,16 @@ def _case(preset: str, samples: int, workers: int, seed: int, q) -> None:
         q.put(("progress", done, total, time.perf_counter() - t0))
 
     d = advise(hand, seat="N", rules=r, samples=samples, seed=seed, workers=workers,
-               progress=progress)
+               progress=progress, remaining=remaining)
     q.put(("done", hand, len(d["options"]), d["samples"], time.perf_counter() - t0,
            d["recommendation"]["label"], d["recommendation"]["separated"]))
 
 
-def run(preset: str, samples: int, workers: int, seed: int, limit: float) -> str:
+def run(preset: str, samples: int, workers: int, seed: int, limit: float,
+        remaining: str | None = None) -> str:
     ctx = mp.get_context("fork")
     q = ctx.Queue()
-    p = ctx.Process(target=_case, args=(preset, samples, workers, seed, q))
+    p = ctx.Process(target=_case, args=(preset, samples, workers, seed, remaining, q))
     t0 = time.perf_counter()
     p.start()
     last = None
@@ -53,7 +57,10 @@ def run(preset: str, samples: int, workers: int, seed: int, limit: float) -> str
         except Exception:
             msg = None
         if msg is None or left <= 0:
-            p.terminate()
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             p.join()
             if last is None:
                 return f"| {preset} | ? | {samples} | {workers} | > {limit:.0f} (no deal done) | - | - |"
@@ -76,12 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=float, default=600.0)
+    ap.add_argument("--remaining", default=None, help="contracts to advise on (default all)")
     a = ap.parse_args(argv)
     cases = [(p, a.samples or n) for p, n in CASES if not a.preset or p in a.preset]
-    print("| preset | options | samples | workers | wall s | s per deal | advice |")
+    print("| preset | options | samples | workers | wall s | s per deal | advice |"
+          + (f" (remaining: {a.remaining})" if a.remaining else ""))
     print("|---|---|---|---|---|---|---|")
     for preset, n in cases:
-        print(run(preset, n, a.workers, a.seed, a.limit), flush=True)
+        print(run(preset, n, a.workers, a.seed, a.limit, a.remaining), flush=True)
     return 0
 
 

@@ -57,6 +57,8 @@ def render_advice(d: dict[str, Any]) -> str:
     """
     rec = d["recommendation"]
     sep = "clear at 95%" if rec.get("separated") else "NOT clear at 95%: sample more"
+    if rec.get("forced"):
+        sep = "forced: the preset's fixed order"
     out = [f"advice    {advice_label(rec)}  (mean {_n(rec.get('mean'), True)}, {sep})",
            f"why       {rec.get('reason', '')}",
            f"hand      {d['seat']}: {d['hand']}",
