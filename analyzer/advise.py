@@ -756,7 +756,9 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
         return f"{o.contract.id} is next in the preset's fixed order"
     s = f"{o.label}: mean guaranteed {_f(rec['mean'])}"
     if best in future:
-        s += f", plus {_f(future[best])} expected from the {len(rem) - 1} contracts kept"
+        k = len(rem) - 1
+        s += (f", plus {_f(future[best])} expected from the {k} contract"
+              f"{'s' if k > 1 else ''} kept for later hands")
     if nxt is None:
         return s
     s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
