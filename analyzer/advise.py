@@ -135,26 +135,17 @@ def _leader(rules: Rules, seat: int) -> int:
 
 def advise_options(rules: Rules, seat: int, hand: Iterable[int],
                    remaining: Sequence[str]) -> list[Option]:
-    """Every option of the contracts in ``remaining`` (module docstring)."""
-    from analyzer.dominoes import dominoes_first_seat, dominoes_ranks
-    hand = frozenset(hand)
-    out: list[Option] = []
-    for cid in remaining:
-        c = rules.contracts[cid]
-        if c.is_dominoes:
-            if c.start == "first-card":
-                if dominoes_first_seat(rules, seat) == seat:
-                    out.extend(Option(c, None, k) for k in dominoes_ranks(rules, c)
-                               if any(x % 13 == k for x in hand))
-                else:
-                    out.append(Option(c))
-            else:
-                out.extend(Option(c, None, k) for k in dominoes_ranks(rules, c))
-        elif c.trumps:
-            out.extend(Option(c, s) for s in range(4))
-        else:
-            out.append(Option(c))
-    return out
+    """Every option of the contracts in ``remaining`` (:mod:`analyzer.options`; first-card
+    Dominoes per rank of the declarer's cards when he plays first)."""
+    from analyzer.dominoes import dominoes_first_seat
+    from analyzer.options import contract_options
+    first = dominoes_first_seat(rules, seat)
+    hands = None
+    if first == seat:
+        hands = [frozenset()] * 4
+        hands[seat] = frozenset(hand)
+    return [Option(rules.contracts[cid], t, k) for cid in remaining
+            for t, k in contract_options(rules, rules.contracts[cid], hands, first)]
 
 
 # --------------------------------------------------------------------------- solving
