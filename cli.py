@@ -90,7 +90,7 @@ def solve(
     if example:
         if deal is not None:
             raise BarbuError("give a DEAL or --example, not both")
-        deal = example_deal()
+        deal = example_deal(rules)
     if deal is None:
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
     res = solve_job({**opts, "deal": deal})
@@ -165,7 +165,7 @@ def advise(
     if example:
         if hand is not None:
             raise BarbuError("give a HAND or --example, not both")
-        hand = example_hand()
+        hand = example_hand(rules)
     if hand is None:
         raise BarbuError("no hand given (a PBN hand like AKQ2.JT9.876.543, or --example)")
     n: int | str = samples

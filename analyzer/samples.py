@@ -15,15 +15,20 @@ def sample_deals() -> list[str]:
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
 
 
-def example_deal() -> str:
-    """The deal ``barbu solve --example`` solves."""
-    return sample_deals()[0]
+def example_deal(rules: str | None = None) -> str:
+    """The deal ``barbu solve --example`` solves: the first sample of the preset's deck."""
+    from analyzer.cards import parse_deal
+    deck = load_rules(rules).deck
+    for text in sample_deals():
+        if parse_deal(text).deck == deck:
+            return text
+    raise BarbuError(f"no sample deal for a {deck}-card deck")
 
 
-def example_hand() -> str:
+def example_hand(rules: str | None = None) -> str:
     """North's hand of the example deal (what ``barbu advise --example`` advises)."""
     from analyzer.cards import format_hand, parse_deal
-    return format_hand(parse_deal(example_deal()).hands[0])
+    return format_hand(parse_deal(example_deal(rules)).hands[0])
 
 
 def random_deals(count: int, seed: int | None, rules: str | None = None,
