@@ -46,6 +46,15 @@ def test_thirteen_spades_make_trumps_in_spades_65_exactly():
     assert d["recommendation"]["separated"]
 
 
+def test_eight_hearts_lose_everything_in_barbu32():
+    """The 32-card twin of the 13-hearts check below, fast enough for every CI run."""
+    d = advise(".AKQJT987..", seat="E", rules="barbu-32",
+               remaining="no-hearts,no-king", samples=3, seed=2, doubling="none")
+    assert (option(d, "no-hearts")["mean"], option(d, "no-hearts")["stderr"]) == (-8, 0.0)
+    assert (option(d, "no-king")["mean"], option(d, "no-king")["max"]) == (-8, -8)
+
+
+@pytest.mark.slow  # 52-card guaranteed values of No Hearts take minutes with today's solver
 def test_thirteen_hearts_lose_everything():
     d = advise(".AKQJT98765432..", seat="E", rules="tournament",
                remaining="no-hearts,no-king", samples=3, seed=2, doubling="none")
