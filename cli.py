@@ -71,6 +71,10 @@ def solve(
                                          help="File of jobs, one a line: a PBN deal or a JSON object "
                                               "{\"deal\": …, option: value}; '-' reads stdin."),
     workers: int = typer.Option(0, "--workers", "-w", help="Processes for --batch (0: all cores)."),
+    node_limit: Optional[int] = typer.Option(None, "--node-limit",
+                                             help="Stop a trick-contract search after this many nodes "
+                                                  "(about 2 million a second) with an error, "
+                                                  "instead of waiting."),
     example: bool = typer.Option(False, "--example", help="Solve the built-in example deal."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (one object; one line per job with --batch)."),
 ) -> None:
@@ -81,7 +85,7 @@ def solve(
     opts = {"rules": rules, "contract": contract, "trump": trump, "rank": rank,
             "declarer": declarer, "leader": leader, "seat": seat, "side": side,
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
-            "out": out}
+            "out": out, "node_limit": node_limit}
     if batch is not None:
         if deal is not None or example:
             raise BarbuError("give a DEAL or --batch FILE, not both")

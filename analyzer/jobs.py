@@ -29,7 +29,7 @@ from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules, load_rules
 
 JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", "seat",
-            "side", "cards", "all_seats", "trick", "layout", "out")
+            "side", "cards", "all_seats", "trick", "layout", "out", "node_limit")
 
 
 # --------------------------------------------------------------------------- parsing
@@ -118,6 +118,10 @@ class Job:
         else:
             self.seat = None if self.side else self.declarer
         self.cards = bool(job.get("cards"))
+        nl = job.get("node_limit")
+        if nl is not None and (isinstance(nl, bool) or not isinstance(nl, int) or nl < 1):
+            raise BarbuError(f"bad node_limit {nl!r}: expected a positive whole number")
+        self.node_limit: int | None = nl
         self.all_seats = bool(job.get("all_seats"))
         self.layout = job.get("layout")
         self.out = [_seat(x, "seat out") for x in (job.get("out") or [])]
@@ -190,7 +194,7 @@ class Job:
                                   seat=seat)
         from analyzer.solve import solve
         return solve(self.hands, self.rules, c, trump=trump, leader=self.leader,
-                     seat=seat, side=side, trick=self.trick)
+                     seat=seat, side=side, trick=self.trick, node_limit=self.node_limit)
 
     def card_values(self, c: Contract) -> dict[int, Fraction]:
         if c.is_dominoes:
@@ -200,7 +204,8 @@ class Job:
                                         out=self.out, seat=self.seat)
         from analyzer.solve import solve_cards
         return solve_cards(self.hands, self.rules, c, trump=self.trump, leader=self.leader,
-                           seat=self.seat, side=self.side, trick=self.trick)
+                           seat=self.seat, side=self.side, trick=self.trick,
+                           node_limit=self.node_limit)
 
     def options(self) -> list[tuple[Contract, int | None, int | None]]:
         """Every option of the preset's match (:func:`analyzer.options.options`); an

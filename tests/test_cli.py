@@ -64,6 +64,8 @@ def test_table_of_every_contract_on_a_32_card_endgame():
     (("solve", ENDGAME, "-c", "no-tricks", "--rules", "nope"), "unknown rules preset"),
     (("solve", ENDGAME, "--bogus"), "No such option"),
     (("solve",), "no deal given"),
+    (("solve", "--example", "-c", "no-tricks", "--node-limit", "1000"), "node_limit 1000 reached"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--node-limit", "0"), "bad node_limit"),
     (("score", "/no/such/file.toml"), "not found"),
     (("rules", "show", "nope"), "unknown rules preset"),
 ])
