@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -119,6 +120,8 @@ class _NoBar:
 
     def __exit__(self, *a: Any) -> None:
         return None
+
+    current_item: Any = None
 
     def update(self, n: int) -> None:
         return None
@@ -253,18 +256,22 @@ def stats(
     --resume finishes it. Schema: docs/stats.md.
     """
     from analyzer.stats import run_stats
+    from reports.text import rate_label
 
     show = sys.stderr.isatty()
     bar_cm = typer.progressbar(length=deals, label="deals", file=sys.stderr, show_pos=True,
-                               show_eta=True) if show else _NoBar()
+                               show_eta=True, item_show_func=lambda x: x) if show else _NoBar()
     try:
         with bar_cm as bar:
-            state = {"done": None}
+            state: dict[str, Any] = {"done": None, "t0": time.monotonic(), "first": 0}
 
             def progress(done: int, total: int) -> None:
-                if state["done"] is None:
+                if state["done"] is None:  # a resumed run starts at the deals already done
+                    state["first"] = done
                     bar.update(done)
                 else:
+                    bar.current_item = rate_label(done - state["first"],
+                                                  time.monotonic() - state["t0"], "deals")
                     bar.update(done - state["done"])
                 state["done"] = done
 

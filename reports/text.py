@@ -114,3 +114,14 @@ def render_stats_summary(summary: dict[str, Any]) -> str:
         dpm = summary.get("deals_per_minute") or 0.0
         lines.append(f"time      {secs:.1f} s ({dpm:.2f} deals/min)")
     return "\n".join(lines)
+
+
+def rate_label(done: int, seconds: float, what: str) -> str:
+    """``"12.5 deals/min"`` for a progress bar (empty before anything is done).
+
+    >>> rate_label(5, 30.0, "deals")
+    '10.0 deals/min'
+    """
+    if done <= 0 or seconds <= 0:
+        return ""
+    return f"{60 * done / seconds:.1f} {what}/min"
