@@ -24,6 +24,22 @@ app = typer.Typer(
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            typer.echo(f"barbu-dd {version('barbu-dd')}")
+        except PackageNotFoundError:
+            typer.echo("barbu-dd (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(_v: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                  help="Print the version and exit.")) -> None:
+    """Double-dummy analyser and contract advisor for Barbu."""
+
+
 rules_app = typer.Typer(help="List, show and save rules presets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 

@@ -100,6 +100,8 @@ def test_rules_and_score_commands(tmp_path):
     assert d["contracts"]["salad"]["all_tricks_score"] == 250
     s = ok_json("score", "data/samples/match-tournament.toml")
     assert s["hands"][0]["net"] == {"N": -12, "E": 24, "S": -12, "W": -24}
+    v = run("--version")
+    assert v.returncode == 0 and v.stdout.startswith("barbu-dd ")
     h = run("--help")
     assert h.returncode == 0 and "solve" in h.stdout and "score" in h.stdout
     assert run("solve", "--help").stdout.count("--contract") >= 1
