@@ -641,6 +641,23 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
 
 
 @njit(**NUMBA_OPTS)
+def _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base):
+    """Whole-hand bonus states and Ravage City counts once ``win`` takes the trick at
+    ``tbuf[base:base+4]``: (who has taken every trick so far, who every scoring card;
+    -1 nobody yet, -2 several)."""
+    nst_t = st_t
+    if P[P_BONUS_T] != 0:
+        nst_t = win if (st_t == -1 or st_t == win) else -2
+    nst_c = st_c
+    if P[P_BONUS_C] != 0 and (tmask & masks[M_SCORING]) != 0:
+        nst_c = win if (st_c == -1 or st_c == win) else -2
+    if P[P_RAVAGE] != 0:
+        for i in range(4):
+            rcnt[4 * win + (tbuf[base + i] >> 4)] += 1
+    return nst_t, nst_c
+
+
+@njit(**NUMBA_OPTS)
 def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
             ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats):
@@ -693,15 +710,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             for i in range(4):
                 if i != wi and (tbuf[base + i] >> 4) == (wc >> 4):
                     rel1 = _bit(wc)
-            nst_t = st_t
-            if P[P_BONUS_T] != 0:
-                nst_t = win if (st_t == -1 or st_t == win) else -2
-            nst_c = st_c
-            if P[P_BONUS_C] != 0 and (tmask & masks[M_SCORING]) != 0:
-                nst_c = win if (st_c == -1 or st_c == win) else -2
-            if P[P_RAVAGE] != 0:
-                for i in range(4):
-                    rcnt[4 * win + (tbuf[base + i] >> 4)] += 1
+            nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
             adj = _terminal(P, w, nst_t, nst_c, rcnt, True, False)
             if P[P_RAVAGE] != 0:
                 for i in range(4):
@@ -784,15 +793,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 if i != wi and (cc >> 4) == (wc >> 4):
                     by_rank = True
             v = w[win] * tp
-            nst_t = st_t
-            if P[P_BONUS_T] != 0:
-                nst_t = win if (st_t == -1 or st_t == win) else -2
-            nst_c = st_c
-            if P[P_BONUS_C] != 0 and (tmask & masks[M_SCORING]) != 0:
-                nst_c = win if (st_c == -1 or st_c == win) else -2
-            if P[P_RAVAGE] != 0:
-                for i in range(4):
-                    rcnt[4 * win + (tbuf[base + i] >> 4)] += 1
+            nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
             rem = hands[0] | hands[1] | hands[2] | hands[3]
             stopm = masks[M_STOP]
             if rem == 0 or (stopm != 0 and (rem & stopm) == 0):
