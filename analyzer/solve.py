@@ -281,6 +281,8 @@ class _Problem:
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)
+        psum = int(cc.pts.sum()) + int(cc.tpl.sum())
+        P[K.P_PSIGN] = 1 if psum >= 0 else -1
         self.stats = np.zeros(16, dtype=np.int64)
         self.token = next(_tokens)
 

@@ -73,7 +73,8 @@ P_USE_TT = 19
 P_QT = 20             # quick-trick bounds apply (every trick worth the same, nothing else)
 P_TRUMP_EXACT = 21    # trump ranks decide legality (must beat / overtrump): key them all
 P_NODE_LIMIT = 22     # give up after this many nodes (0: no limit); stats[8] = 1 then
-NPARAM = 23
+P_PSIGN = 23          # +1 when taking points is good for a seat of weight +1, -1 when bad
+NPARAM = 24
 
 BUCKET = 8            # transposition-table entries per bucket
 TOP_KEYED = 5         # an entry always keys the owners of this many top cards a suit
@@ -560,6 +561,13 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             elif (c >> 4) == trump:
                 wi = i
                 wc = c
+    # how much the mover's role gains by taking a trick itself rather than letting the
+    # other role take it (sign only; ties: the contract's sign)
+    wo = 0
+    for q in range(4):
+        if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1) and abs(w[q]) > abs(wo):
+            wo = w[q]
+    gain = sign * (w[p] - wo)
     n = 0
     skipped = np.uint64(0)
     for s in range(4):
@@ -579,12 +587,20 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     continue
             # predicted winner of the trick
             if nt == 0:
-                # the holder of the highest card of the suit still out
-                top = HIGHEST[ip]
+                # the lead wins unless another hand holds a higher card of the suit (its
+                # holder wins) or can ruff
+                oth = ip & ~_lane(hands[p], s)
                 win = p
-                if top > r:
+                if oth != 0 and HIGHEST[oth] > r:
+                    top = HIGHEST[oth]
                     for q in range(4):
                         if (_lane(hands[q], s) >> top) & 1:
+                            win = q
+                            break
+                if trump >= 0 and s != trump:
+                    for j in range(1, 4):
+                        q = (p + j) % 4
+                        if _lane(hands[q], s) == 0 and _lane(hands[q], trump) != 0:
                             win = q
                             break
                 est = tpl[tl] + pts[c]
@@ -618,14 +634,13 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                             break
                 est = tpts + pts[c]
             sc = sign * w[win] * est * 64
-            # tie-breaks: win cheaply, lose with the highest card when points hurt
-            if win == p:
+            # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
+            # a trick that hurts is won or lost with the highest card (unload)
+            good = gain * (est if est != 0 else P[P_PSIGN])
+            if good > 0:
                 sc -= r
             else:
-                if sign * w[p] < 0 or (sign * w[p] == 0 and sign < 0):
-                    sc -= r
-                else:
-                    sc += r
+                sc += r
             if c == first:
                 sc = 1 << 60
             # insertion sort (descending)
