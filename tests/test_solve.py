@@ -206,3 +206,28 @@ def test_whole_deal_32() -> None:
     deal = random_deal(3, 32)
     vals = solve_all_seats(deal, rules, "no-hearts", leader=0)
     assert sum(vals.values()) <= rules.total("no-hearts")
+
+
+def _golden_cases() -> list[dict]:
+    import json
+    from pathlib import Path
+    return json.loads((Path(__file__).parent / "golden" / "tricks.json").read_text())
+
+
+def _check_golden(cases: list[dict]) -> None:
+    from tests.golden.make_tricks_golden import solve_golden
+    for case in cases:
+        got = solve_golden(case)
+        assert got == Fraction(case["value"]), (case["seed"], case["rules"],
+                                                case["contract"], got, case["value"])
+
+
+def test_golden_sample() -> None:
+    """Every 10th stored 6-8-card position (tests/golden/make_tricks_golden.py)."""
+    _check_golden(_golden_cases()[::10])
+
+
+@pytest.mark.slow
+def test_golden_full() -> None:
+    """All 600 stored 6-8-card positions."""
+    _check_golden(_golden_cases())
