@@ -65,7 +65,7 @@ def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
         n = 1 << bits
         arrays = (np.zeros((n, words), dtype=np.uint64), np.zeros((n, 4), dtype=np.uint64),
                   np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                  np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int8),
+                  np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
                   np.zeros(n, dtype=np.int64))
         _local.tt = cache = ((bits, words), arrays)
     else:

@@ -27,13 +27,16 @@ Speed-ups, after Bo Haglund's description of DDS:
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
-  entries in buckets of ``BUCKET``) whose entries hold lower and upper bounds and the best
-  lead. An entry keys the exact part of a position (leader, tricks left, path state, each
-  hand's suit lengths, the layout of scoring classes) and, per suit, the owners of the
-  cards from the top down to the lowest card whose rank decided something in the search
-  below (trick won by rank, quick-trick top cards), at least ``TOP_KEYED`` of them, and of
-  every scoring card. Any position that agrees on those shares the entry: cards below are
-  interchangeable small cards (the DDS "winning ranks" idea, with relative ranks).
+  slots). The exact part of a position (leader, tricks left, path state, each hand's
+  suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
+  addressing); the slot chains every entry stored for that exact part, each with lower
+  and upper bounds and the best lead. An entry keys, per suit, the owners of the cards
+  from the top down to the lowest card whose rank decided something in the search below
+  (trick won by rank, quick-trick top cards; at least ``TOP_KEYED`` of them), and of
+  every scoring card. Any position that agrees on those shares the entry: cards below
+  are interchangeable small cards (the DDS "winning ranks" idea, with relative ranks).
+  Chains are unbounded, so general entries never crowd each other out; when the entry
+  pool is three-quarters full the table starts afresh.
 
 Mid-trick positions are searched directly; whole-hand bonuses and Ravage City use a
 little path state (sole taker of the tricks, sole taker of the scoring cards, cards of
@@ -76,9 +79,7 @@ P_NODE_LIMIT = 22     # give up after this many nodes (0: no limit); stats[8] = 
 P_PSIGN = 23          # +1 when taking points is good for a seat of weight +1, -1 when bad
 NPARAM = 24
 
-BUCKET = 8            # transposition-table entries per bucket
-TOP_KEYED = 5         # an entry always keys the owners of this many top cards a suit
-TOP_MASK = np.uint64(((1 << (2 * TOP_KEYED)) - 1) * ((1 << 32) + 1))
+TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
 # mask indices
 M_FORCED = 0
@@ -383,26 +384,44 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
         kbuf[row, E + (s >> 1)] |= code << sh
         kbuf[row, E + 2 + (s >> 1)] |= cmask << sh
     h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(E + 2):
-        if i < E:
-            h ^= kbuf[row, i]
-        else:
-            # every entry keys at least the owners of the top TOP_KEYED cards of each suit,
-            # so those spread positions over the buckets
-            h ^= kbuf[row, i] & TOP_MASK
+    for i in range(E):
+        h ^= kbuf[row, i]
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
     return h
 
 
 @njit(**NUMBA_OPTS)
-def _tt_match(ttk, ttc, ttd, E, kbuf, row, i):
-    """Does entry ``i`` describe the position in ``kbuf[row]``?"""
-    if ttd[i] == 0:
-        return False
-    for k in range(E):
-        if ttk[i, k] != kbuf[row, k]:
-            return False
+def _tt_head(ttk, ttd, E, kbuf, row, h, bits, create):
+    """Slot of the table's head array for the exact part of the key in ``kbuf[row]``
+    (open addressing): -1 when absent (or when ``create`` finds no room).
+
+    ``ttd[slot]`` is 0 for a free slot, else 1 + the first entry of the slot's chain; a new
+    slot gets its key written and ``ttd`` 0 until the caller links an entry.
+    """
+    n = np.int64(1) << bits
+    slot = np.int64(h >> np.uint64(64 - bits))
+    for _ in range(64):
+        if ttd[slot] == 0:
+            if not create:
+                return -1
+            for k in range(E):
+                ttk[slot, k] = kbuf[row, k]
+            return slot
+        same = True
+        for k in range(E):
+            if ttk[slot, k] != kbuf[row, k]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & (n - 1)
+    return -1
+
+
+@njit(**NUMBA_OPTS)
+def _tt_codes(ttc, E, kbuf, row, i):
+    """Does entry ``i`` fit the owners of the cards in ``kbuf[row]``?"""
     if ((kbuf[row, E] ^ ttc[i, 0]) & ttc[i, 2]) != 0:
         return False
     if ((kbuf[row, E + 1] ^ ttc[i, 1]) & ttc[i, 3]) != 0:
@@ -461,30 +480,28 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, 
     m1 |= kbuf[tl, E + 3]
     c0 = kbuf[tl, E] & m0
     c1 = kbuf[tl, E + 1] & m1
-    start = np.int64(h >> np.uint64(64 - P[P_TTBITS])) & ~np.int64(BUCKET - 1)
+    bits = P[P_TTBITS]
+    n = np.int64(1) << bits
+    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
+    if hs < 0:
+        return
     slot = -1
-    victim = start
-    for j in range(BUCKET):
-        i = start + j
-        if ttd[i] == 0:
-            if ttd[victim] != 0:
-                victim = i
-            continue
-        if ttd[victim] != 0 and ttd[i] < ttd[victim]:
-            victim = i
-        same = ttc[i, 0] == c0 and ttc[i, 1] == c1 and ttc[i, 2] == m0 and ttc[i, 3] == m1
-        if same:
-            for k in range(E):
-                if ttk[i, k] != kbuf[tl, k]:
-                    same = False
-                    break
-        if same:
-            slot = i
-            break
+    if ttd[hs] != 0:
+        i = ttd[hs] - 1
+        while i >= 0:
+            if ttc[i, 0] == c0 and ttc[i, 1] == c1 and ttc[i, 2] == m0 and ttc[i, 3] == m1:
+                slot = i
+                break
+            i = (ttp[i] >> 16) - 1
     if slot < 0:
-        slot = victim
-        for k in range(E):
-            ttk[slot, k] = kbuf[tl, k]
+        if stats[13] >= (n >> 1) + (n >> 2):
+            # the pool is full: start afresh (the head array must not fill up either)
+            ttd[:] = 0
+            stats[13] = 0
+            stats[14] += 1
+            hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
+        slot = stats[13]
+        stats[13] += 1
         ttc[slot, 0] = c0
         ttc[slot, 1] = c1
         ttc[slot, 2] = m0
@@ -492,8 +509,8 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, 
         ttlb[slot] = -(1 << 40)
         ttub[slot] = 1 << 40
         ttmv[slot] = -1
-        ttd[slot] = tl
-        ttp[slot] = lens4
+        ttp[slot] = lens4 | (ttd[hs] << 16)
+        ttd[hs] = slot + 1
         stats[3] += 1
     if result:
         if needed > ttlb[slot]:
@@ -758,21 +775,22 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
         if P[P_USE_TT] != 0 and only < 0 and tl > 1:
             E = P[P_KWORDS]
             h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, tl)
-            start = np.int64(h >> np.uint64(64 - P[P_TTBITS])) & ~np.int64(BUCKET - 1)
-            for j in range(BUCKET):
-                i = start + j
-                if _tt_match(ttk, ttc, ttd, E, kbuf, tl, i):
+            hs = _tt_head(ttk, ttd, E, kbuf, tl, h, P[P_TTBITS], False)
+            i = ttd[hs] - 1 if hs >= 0 else -1
+            while i >= 0:
+                if _tt_codes(ttc, E, kbuf, tl, i):
                     stats[2] += 1
                     if ttlb[i] >= needed:
-                        relbuf[ply] = _prefix_cards(hands, ttp[i])
+                        relbuf[ply] = _prefix_cards(hands, ttp[i] & 0xFFFF)
                         stats[12] += 1
                         return True
                     if ttub[i] < needed:
-                        relbuf[ply] = _prefix_cards(hands, ttp[i])
+                        relbuf[ply] = _prefix_cards(hands, ttp[i] & 0xFFFF)
                         stats[12] += 1
                         return False
                     if ttmv[i] >= 0 and first < 0:
                         first = _from_rel(hands, ttmv[i])
+                i = (ttp[i] >> 16) - 1
             use_tt = True
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
