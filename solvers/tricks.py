@@ -355,6 +355,22 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
         ln = l0 | l1 | l2 | _lane(hands[3], s)
         code = np.uint64(0)
         cmask = np.uint64(0)
+        # the owners of the cards of every class but the suit's most common one are keyed
+        # (with the suit lengths, that fixes how many cards of each class each hand holds)
+        major = 0
+        if 0 < cb <= 4:
+            counts = np.uint64(0)
+            t = ln
+            while t != 0:
+                r = LOWEST[t]
+                counts += np.uint64(1) << np.uint64(4 * cls[16 * s + r])
+                t &= t - 1
+            best_n = -1
+            for ci in range(1 << cb):
+                cn = np.int64((counts >> np.uint64(4 * ci)) & np.uint64(15))
+                if cn > best_n:
+                    best_n = cn
+                    major = ci
         k = 0
         while ln != 0:
             r = HIGHEST[ln]
@@ -369,8 +385,9 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
                 o = 3
             code |= np.uint64(o) << np.uint64(2 * k)
             c = cls[16 * s + r]
-            if c != 0:
+            if c != major:
                 cmask |= np.uint64(3) << np.uint64(2 * k)
+            if c != 0:
                 if cb > 0:
                     word = pos >> 6
                     off = pos & 63
