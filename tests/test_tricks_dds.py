@@ -76,6 +76,13 @@ def test_dds_endgames(block: int) -> None:
         _check(seed, 9)
 
 
+@pytest.mark.parametrize("seed", [1000, 1005, 1009, 1022])
+def test_dds_full_sample(seed: int) -> None:
+    """Four deals of the slow set below (notrump, spades and hearts trumps; the quick ones,
+    to keep CI short)."""
+    _check(seed)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("block", range(10))
 def test_dds_full(block: int) -> None:
