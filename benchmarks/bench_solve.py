@@ -10,6 +10,9 @@ Parts (all in one process, one thread, except (e) which starts fresh processes):
 (d) peak memory (max RSS) of this process.
 (e) cold-process wall time of one solve with the numba cache warm, and the first-ever
     compile (an empty ``NUMBA_CACHE_DIR``).
+(g) growth: median nodes and CPU time per solve on random positions of 8 to 11 cards a
+    hand (52-card deck, 10 positions a size), bridge notrump and each tournament trick
+    contract: how the cost grows a trick at a time where full deals do not finish.
 
 Times in (a)-(c) are CPU seconds of this process (``time.process_time``).
 
@@ -123,6 +126,39 @@ def part_contracts(preset, cids, deals, limit):
     return out
 
 
+def part_g(limit):
+    from analyzer.solve import solve_stats
+    out = {}
+    bridge, tour = load_rules("bridge"), load_rules("tournament")
+    for cid in ("notrump",) + TOURNAMENT:
+        rows = {}
+        for n in range(8, 12):
+            nodes, times, unfinished = [], [], 0
+            for k in range(10):
+                deal = random_deal(1000 * n + k, 52, n)
+                lead = k % 4
+                if cid == "notrump":
+                    fn = lambda: solve_stats(deal, bridge, cid, leader=lead,  # noqa: E731
+                                             side=(lead, (lead + 2) % 4), node_limit=limit)
+                else:
+                    fn = lambda: solve_stats(deal, tour, cid,  # noqa: E731
+                                             trump=lead if cid == "trumps" else None,
+                                             leader=lead, seat=lead, node_limit=limit)
+                res, dt = timed(fn)
+                if res is None:
+                    unfinished += 1
+                    nodes.append(float("inf"))
+                else:
+                    nodes.append(res[1]["nodes"])
+                times.append(dt)
+            rows[n] = {"median_nodes": float(np.median(nodes)),
+                       "median_s": float(np.median(times)), "unfinished": unfinished}
+            if np.median(times) > 5:
+                break
+        out[cid] = rows
+    return out
+
+
 def part_e():
     code = ("import time; t=time.perf_counter(); "
             "from analyzer.rules import load_rules; from analyzer.cards import random_deal; "
@@ -182,6 +218,9 @@ def main() -> None:
         report["d_peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if "e" in args.parts:
         report["e_startup"] = part_e()
+    if "g" in args.parts:
+        report["g_growth"] = part_g(args.node_limit)
+        print(json.dumps(report["g_growth"]), flush=True)
     text = json.dumps(report, indent=1)
     print(text)
     if args.json:
