@@ -74,7 +74,8 @@ P_QT = 20             # quick-trick bounds apply (every trick worth the same, no
 P_TRUMP_EXACT = 21    # trump ranks decide legality (must beat / overtrump): key them all
 P_NODE_LIMIT = 22     # give up after this many nodes (0: no limit); stats[8] = 1 then
 P_PSIGN = 23          # +1 when taking points is good for a seat of weight +1, -1 when bad
-NPARAM = 24
+P_NEG = 24            # 1 + the declarer of a paranoid negative objective (0: not that shape)
+NPARAM = 25
 
 BUCKET = 8            # transposition-table entries per bucket
 TOP_KEYED = 5         # an entry always keys the owners of this many top cards a suit
@@ -319,6 +320,207 @@ def _quick_tricks(hands, L, tl, P, w):
                     rel |= _bit(16 * s + HIGHEST[ot])
             break
     return n, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_chain(hands, D, adj, K):
+    """Tricks in a row the declarer ``D`` must take once he is on lead (at most ``K``),
+    and the cards whose rank that relies on (``_neg_bounds``).
+
+    For a suit ``s`` he holds, with lowest card ``l``: a defender who holds cards of ``s``
+    both below and above ``l`` can duck ``D``'s leads of ``s`` while his cards below ``l``
+    last; one with only cards below ``l`` (or none) always can. ``D``, winning, leads again,
+    so he takes every trick until some defender has only cards above ``l`` left in a suit
+    ``D`` leads: at least the fewest cards below ``l`` of a defender who holds cards above
+    it and fewer below than ``D`` holds of ``s`` (a defender void in a suit led discards
+    one of his cards above some ``l``, or any card when he has none, so his discards never
+    shorten the count). ``adj >= 0``: count as if ``D`` and every defender holding suit
+    ``adj`` had first played one card of it, the defenders one below ``l`` (a defender's
+    count only drops and ``D``'s later lowest card only rises, so the count stays a lower
+    bound). The rel cards are each suit's ``l``: with the suit lengths, the owners of the
+    cards down to it fix each defender's counts above and below it.
+    """
+    rel = np.uint64(0)
+    for s in range(4):
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        l = LOWEST[my]
+        d = np.int64(POPCOUNT[my])
+        below = (1 << l) - 1
+        rel |= _bit(16 * s + l)
+        if s == adj:
+            d -= 1
+        for q in range(4):
+            if q == D:
+                continue
+            hq = _lane(hands[q], s)
+            if hq == 0:
+                continue
+            nlo = np.int64(POPCOUNT[hq & below])
+            nhi = np.int64(POPCOUNT[hq]) - nlo
+            if s == adj:
+                nlo -= 1
+            if nhi > 0 and nlo < d and nlo < K:
+                K = nlo
+    if K < 0:
+        K = 0
+    return K, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_all(hands, tl, pts, tpl):
+    """Every point still to come: every remaining card and trick."""
+    v = 0
+    for k in range(1, tl + 1):
+        v += tpl[k]
+    for q in range(4):
+        for s in range(4):
+            ln = _lane(hands[q], s)
+            while ln != 0:
+                r = LOWEST[ln]
+                v += pts[16 * s + r]
+                ln &= ln - 1
+    return v
+
+
+@njit(**NUMBA_OPTS)
+def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
+    """Bounds for a paranoid negative objective (``P_NEG``): the declarer ``D`` alone
+    maximises ``w[D] * score[D]`` (``w[D] > 0``, the others weigh 0), every card and trick
+    scores <= 0, no trumps, bonus, Ravage City or forced discards (``analyzer.solve``);
+    with a stop card set, the scoring cards are stop cards and tricks score 0.
+
+    Returns ``(kind, value, rel)``: kind 0 nothing, 1 the exact value, 2 an upper bound.
+
+    * ``D`` on lead: he takes the next ``_neg_chain`` tricks; when that is every trick, he
+      takes every remaining card: the exact value.
+    * A defender on lead, who can lead a suit ``s`` of ``D`` below ``D``'s lowest card
+      ``l`` while every other defender holding ``s`` has a card below ``l``: ``D`` takes
+      this trick (with his cheapest card of ``s``; the defenders add their dearest cards
+      that fit), then leads and takes the ``_neg_chain`` tricks that follow.
+    """
+    D = P[P_NEG] - 1
+    wd = w[D]
+    # D takes no more tricks when in every suit he holds the defenders hold no card below
+    # his highest (they cannot lead it below him, and must beat him when they follow),
+    # and, on lead, he can lead a suit that a defender holds
+    rel = np.uint64(0)
+    safe = True
+    exit_ok = leader != D
+    ban = P[P_HEART_BAN]
+    dban = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
+        (hands[D] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    for s in range(4):
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        m = HIGHEST[my]
+        below = (1 << m) - 1
+        held = False
+        for q in range(4):
+            if q != D:
+                hq = _lane(hands[q], s)
+                if hq != 0:
+                    held = True
+                    if (hq & below) != 0:
+                        safe = False
+                        break
+        if not safe:
+            break
+        rel |= _bit(16 * s + m)
+        if held and not (s == HEARTS and dban):
+            exit_ok = True
+    if safe and exit_ok:
+        return 1, 0, rel
+    if leader == D:
+        K, rel = _neg_chain(hands, D, np.int64(-1), tl)
+        if K <= 0:
+            return 0, 0, rel
+        if K >= tl:
+            return 1, wd * _neg_all(hands, tl, pts, tpl), rel
+        v = 0
+        for k in range(tl - K + 1, tl + 1):
+            v += tpl[k]
+        return 2, wd * v, rel
+    ban = P[P_HEART_BAN]
+    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
+        (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    best = np.int64(1) << 60
+    rel = np.uint64(0)
+    found = False
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        l = LOWEST[my]
+        below = (1 << l) - 1
+        if (_lane(hands[leader], s) & below) == 0:
+            continue
+        ok = True
+        cost = tpl[tl]
+        dump = 0
+        for q in range(4):
+            if q == D:
+                continue
+            hq = _lane(hands[q], s)
+            if hq != 0:
+                lowq = hq & below
+                if lowq == 0:
+                    ok = False
+                    break
+                m = 0
+                while lowq != 0:
+                    r = LOWEST[lowq]
+                    if pts[16 * s + r] < m:
+                        m = pts[16 * s + r]
+                    lowq &= lowq - 1
+                cost += m
+            else:
+                m = 0
+                for s2 in range(4):
+                    ln = _lane(hands[q], s2)
+                    while ln != 0:
+                        r = LOWEST[ln]
+                        if pts[16 * s2 + r] < m:
+                            m = pts[16 * s2 + r]
+                        ln &= ln - 1
+                dump += m
+        if not ok:
+            continue
+        mine = -(np.int64(1) << 60)
+        ln = my
+        while ln != 0:
+            r = LOWEST[ln]
+            if pts[16 * s + r] > mine:
+                mine = pts[16 * s + r]
+            ln &= ln - 1
+        cost += mine
+        srel = _bit(16 * s + l)
+        # this trick alone, the void defenders dumping their dearest cards
+        v = wd * (cost + dump)
+        # or this trick, then D on lead (the void defenders discard what keeps him in)
+        K, crel = _neg_chain(hands, D, s, tl - 1)
+        if K > 0:
+            if K >= tl - 1:
+                v2 = wd * _neg_all(hands, tl, pts, tpl)
+            else:
+                c2 = cost
+                for k in range(tl - K, tl):
+                    c2 += tpl[k]
+                v2 = wd * c2
+            if v2 < v:
+                v = v2
+                srel |= crel
+        if v < best:
+            best = v
+            rel = srel
+            found = True
+    if found:
+        return 2, best, rel
+    return 0, 0, rel
 
 
 @njit(**NUMBA_OPTS)
@@ -732,6 +934,13 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             relbuf[ply] = rel1
             return w[win] * tp + adj >= needed
+        if P[P_NEG] != 0 and only < 0:
+            kind, nv, nrel = _neg_bounds(hands, leader, tl, P, w, pts, tpl)
+            if kind != 0:
+                if kind == 1 or needed > nv:
+                    relbuf[ply] = nrel
+                    stats[11] += 1
+                    return needed <= nv
         if P[P_QT] != 0 and only < 0:
             # (a bound on the best play, not on one given card)
             q, qrel = _quick_tricks(hands, leader, tl, P, w)
