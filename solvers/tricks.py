@@ -323,6 +323,42 @@ def _quick_tricks(hands, L, tl, P, w):
 
 
 @njit(**NUMBA_OPTS)
+def _lead_lost(hands, L, tl, P):
+    """Does the other role surely take the trick seat ``L`` leads now?
+
+    True when the top card of every suit ``L`` may lead is held by a seat of the other
+    role (it follows suit and plays that card) and no seat of ``L``'s role but ``L``
+    holds a trump (no ruff for his side). The rel cards are those top cards.
+    """
+    mxL = (P[P_MAXMASK] >> L) & 1
+    trump = P[P_TRUMP]
+    if trump >= 0:
+        for t in range(4):
+            if t != L and ((P[P_MAXMASK] >> t) & 1) == mxL and _lane(hands[t], trump) != 0:
+                return False, np.uint64(0)
+    ban = P[P_HEART_BAN]
+    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
+        (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    rel = np.uint64(0)
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        if _lane(hands[L], s) == 0:
+            continue
+        top = -1
+        owner = -1
+        for q in range(4):
+            ln = _lane(hands[q], s)
+            if ln != 0 and HIGHEST[ln] > top:
+                top = HIGHEST[ln]
+                owner = q
+        if ((P[P_MAXMASK] >> owner) & 1) == mxL:
+            return False, np.uint64(0)
+        rel |= _bit(16 * s + top)
+    return True, rel
+
+
+@njit(**NUMBA_OPTS)
 def _neg_chain(hands, D, adj, K):
     """Tricks in a row the declarer ``D`` must take once he is on lead (at most ``K``),
     and the cards whose rank that relies on (``_neg_bounds``).
@@ -964,6 +1000,37 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                         relbuf[ply] = qrel
                         stats[11] += 1
                         return False
+        if P[P_QT] != 0 and only < 0:
+            # the leader's side cannot take this trick: the others take at least one
+            lost, lrel = _lead_lost(hands, leader, tl, P)
+            if lost:
+                T = tpl[tl]
+                mxl = (P[P_MAXMASK] >> leader) & 1
+                # best / worst trick for the objective: any seat, or one of the other role
+                ob = np.int64(-(1 << 60)) if mxl else np.int64(1 << 60)
+                al = np.int64(-(1 << 60)) if mxl else np.int64(1 << 60)
+                for i in range(4):
+                    v = T * w[i]
+                    if mxl:
+                        if v > al:
+                            al = v
+                        if ((P[P_MAXMASK] >> i) & 1) != mxl and v > ob:
+                            ob = v
+                    else:
+                        if v < al:
+                            al = v
+                        if ((P[P_MAXMASK] >> i) & 1) != mxl and v < ob:
+                            ob = v
+                if mxl:
+                    if needed > ob + (tl - 1) * al:
+                        relbuf[ply] = lrel
+                        stats[11] += 1
+                        return False
+                else:
+                    if needed <= ob + (tl - 1) * al:
+                        relbuf[ply] = lrel
+                        stats[11] += 1
+                        return True
         if P[P_USE_TT] != 0 and only < 0 and tl > 1:
             E = P[P_KWORDS]
             h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, tl)
