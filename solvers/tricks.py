@@ -359,6 +359,26 @@ def _lead_lost(hands, L, tl, P):
 
 
 @njit(**NUMBA_OPTS)
+def _duck_safe(my, oth):
+    """Can the declarer, holding lane ``my`` of a suit, always play a card of it below the
+    card a defender leads, the defenders holding lane ``oth`` of it?
+
+    True when, for every ``j``, fewer than ``j`` defenders' cards lie below his ``j``-th
+    lowest card: he plays his highest card below the card led, which keeps that true
+    (the card led lies below his next higher card), and defenders' cards only go away.
+    """
+    j = 0
+    ln = my
+    while ln != 0:
+        r = LOWEST[ln]
+        if POPCOUNT[oth & ((1 << r) - 1)] > j:
+            return False
+        j += 1
+        ln &= ln - 1
+    return True
+
+
+@njit(**NUMBA_OPTS)
 def _neg_chain(hands, D, adj, K):
     """Tricks in a row the declarer ``D`` must take once he is on lead (at most ``K``),
     and the cards whose rank that relies on (``_neg_bounds``).
@@ -438,9 +458,9 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
     """
     D = P[P_NEG] - 1
     wd = w[D]
-    # D takes no more tricks when in every suit he holds the defenders hold no card below
-    # his highest (they cannot lead it below him, and must beat him when they follow),
-    # and, on lead, he can lead a suit that a defender holds
+    # D takes no more tricks when he can always play under the card a defender leads
+    # (_duck_safe) in every suit he holds and, on lead, can lead a suit that a defender
+    # holds and still duck afterwards
     rel = np.uint64(0)
     safe = True
     exit_ok = leader != D
@@ -451,22 +471,26 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
         my = _lane(hands[D], s)
         if my == 0:
             continue
-        m = HIGHEST[my]
-        below = (1 << m) - 1
-        held = False
+        oth = 0
+        tops = 0
         for q in range(4):
             if q != D:
                 hq = _lane(hands[q], s)
+                oth |= hq
                 if hq != 0:
-                    held = True
-                    if (hq & below) != 0:
-                        safe = False
-                        break
-        if not safe:
+                    tops |= 1 << HIGHEST[hq]
+        if (oth & ((1 << HIGHEST[my]) - 1)) == 0:
+            rel |= _bit(16 * s + HIGHEST[my])
+        elif _duck_safe(my, oth):
+            rel |= _bit(16 * s + LOWEST[my])
+        else:
+            safe = False
             break
-        rel |= _bit(16 * s + m)
-        if held and not (s == HEARTS and dban):
-            exit_ok = True
+        if (not exit_ok) and oth != 0 and not (s == HEARTS and dban):
+            # lead the lowest card; the defenders follow higher, at worst with their best
+            if _duck_safe(my & (my - 1), oth & ~tops):
+                exit_ok = True
+                rel |= _bit(16 * s + LOWEST[my])
     if safe and exit_ok:
         return 1, 0, rel
     if leader == D:
