@@ -425,23 +425,24 @@ def _neg_chain(hands, D, adj, K):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_all(hands, tl, pts, tpl):
-    """Every point still to come: every remaining card and trick."""
+def _neg_all(hands, tl, pts, tpl, scm):
+    """Every point still to come: every remaining card and trick (``scm``: the scoring
+    cards)."""
     v = 0
     for k in range(1, tl + 1):
         v += tpl[k]
-    for q in range(4):
-        for s in range(4):
-            ln = _lane(hands[q], s)
-            while ln != 0:
-                r = LOWEST[ln]
-                v += pts[16 * s + r]
-                ln &= ln - 1
+    sc = (hands[0] | hands[1] | hands[2] | hands[3]) & scm
+    for s in range(4):
+        ln = _lane(sc, s)
+        while ln != 0:
+            r = LOWEST[ln]
+            v += pts[16 * s + r]
+            ln &= ln - 1
     return v
 
 
 @njit(**NUMBA_OPTS)
-def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
+def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
     """Bounds for a paranoid negative objective (``P_NEG``): the declarer ``D`` alone
     maximises ``w[D] * score[D]`` (``w[D] > 0``, the others weigh 0), every card and trick
     scores <= 0, no trumps, bonus, Ravage City or forced discards (``analyzer.solve``);
@@ -498,7 +499,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
         if K <= 0:
             return 0, 0, rel
         if K >= tl:
-            return 1, wd * _neg_all(hands, tl, pts, tpl), rel
+            return 1, wd * _neg_all(hands, tl, pts, tpl, scm), rel
         v = 0
         for k in range(tl - K + 1, tl + 1):
             v += tpl[k]
@@ -532,6 +533,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
                     ok = False
                     break
                 m = 0
+                lowq &= _lane(scm, s)
                 while lowq != 0:
                     r = LOWEST[lowq]
                     if pts[16 * s + r] < m:
@@ -541,7 +543,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
             else:
                 m = 0
                 for s2 in range(4):
-                    ln = _lane(hands[q], s2)
+                    ln = _lane(hands[q] & scm, s2)
                     while ln != 0:
                         r = LOWEST[ln]
                         if pts[16 * s2 + r] < m:
@@ -552,6 +554,9 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
             continue
         mine = -(np.int64(1) << 60)
         ln = my
+        if (my & ~_lane(scm, s)) != 0:
+            mine = 0
+            ln = 0
         while ln != 0:
             r = LOWEST[ln]
             if pts[16 * s + r] > mine:
@@ -565,7 +570,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl):
         K, crel = _neg_chain(hands, D, s, tl - 1)
         if K > 0:
             if K >= tl - 1:
-                v2 = wd * _neg_all(hands, tl, pts, tpl)
+                v2 = wd * _neg_all(hands, tl, pts, tpl, scm)
             else:
                 c2 = cost
                 for k in range(tl - K, tl):
@@ -995,7 +1000,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             relbuf[ply] = rel1
             return w[win] * tp + adj >= needed
         if P[P_NEG] != 0 and only < 0:
-            kind, nv, nrel = _neg_bounds(hands, leader, tl, P, w, pts, tpl)
+            kind, nv, nrel = _neg_bounds(hands, leader, tl, P, w, pts, tpl, masks[M_SCORING])
             if kind != 0:
                 if kind == 1 or needed > nv:
                     relbuf[ply] = nrel
