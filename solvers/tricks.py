@@ -404,7 +404,8 @@ def _neg_chain(hands, D, adj, K):
         l = LOWEST[my]
         d = np.int64(POPCOUNT[my])
         below = (1 << l) - 1
-        rel |= _bit(16 * s + l)
+        if (_lane(hands[0] | hands[1] | hands[2] | hands[3], s) & ~my) != 0:
+            rel |= _bit(16 * s + l)
         if s == adj:
             d -= 1
         for q in range(4):
@@ -480,7 +481,9 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
                 oth |= hq
                 if hq != 0:
                     tops |= 1 << HIGHEST[hq]
-        if (oth & ((1 << HIGHEST[my]) - 1)) == 0:
+        if oth == 0:
+            pass  # the suit lengths say that nobody else holds the suit
+        elif (oth & ((1 << HIGHEST[my]) - 1)) == 0:
             rel |= _bit(16 * s + HIGHEST[my])
         elif _duck_safe(my, oth):
             rel |= _bit(16 * s + LOWEST[my])
