@@ -25,7 +25,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   lead first;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
-  No Tricks); the last trick is played out directly;
+  No Tricks), and a lead the leader's side surely loses (``_lead_lost``); for a paranoid
+  negative objective (``P_NEG``), tricks the declarer surely avoids or must take
+  (``_neg_bounds``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   entries in buckets of ``BUCKET``) whose entries hold lower and upper bounds and the best
   lead. An entry keys the exact part of a position (leader, tricks left, path state, each
