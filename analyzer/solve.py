@@ -264,6 +264,16 @@ class _Problem:
         P[K.P_QT] = (len(tvals) == 1 and 0 not in tvals and not bonus_t and not bonus_c
                      and not rav and cc.stop_mask == 0
                      and all(cc.pts[card_bitpos(x)] == 0 for x in in_pos))
+        # paranoid negative shape (solvers.tricks._neg_bounds)
+        P[K.P_NEG] = 0
+        if (len(mx) == 1 and wv[mx[0]] > 0 and all(wv[q] == 0 for q in range(4) if q != mx[0])
+                and cc.trump < 0 and not bonus_t and not bonus_c and not rav
+                and cc.forced_mask == 0 and all(int(x) <= 0 for x in cc.pts)
+                and all(int(cc.tpl[k]) <= 0 for k in range(1, self.tl + 1))
+                and (cc.stop_mask == 0 or ((cc.scoring_mask & ~cc.stop_mask) == 0
+                                          and all(int(cc.tpl[k]) == 0
+                                                  for k in range(1, self.tl + 1))))):
+            P[K.P_NEG] = mx[0] + 1
         self.P = P
         self.masks = np.array([cc.forced_mask, cc.stop_mask, cc.scoring_mask], dtype=np.uint64)
         self.st = -1 if (bonus_t or bonus_c) else -2

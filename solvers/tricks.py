@@ -25,7 +25,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   lead first;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
-  No Tricks); the last trick is played out directly;
+  No Tricks), and a lead the leader's side surely loses (``_lead_lost``); for a paranoid
+  negative objective (``P_NEG``), tricks the declarer surely avoids or must take
+  (``_neg_bounds``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
@@ -77,7 +79,8 @@ P_QT = 20             # quick-trick bounds apply (every trick worth the same, no
 P_TRUMP_EXACT = 21    # trump ranks decide legality (must beat / overtrump): key them all
 P_NODE_LIMIT = 22     # give up after this many nodes (0: no limit); stats[8] = 1 then
 P_PSIGN = 23          # +1 when taking points is good for a seat of weight +1, -1 when bad
-NPARAM = 24
+P_NEG = 24            # 1 + the declarer of a paranoid negative objective (0: not that shape)
+NPARAM = 25
 
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
@@ -320,6 +323,275 @@ def _quick_tricks(hands, L, tl, P, w):
                     rel |= _bit(16 * s + HIGHEST[ot])
             break
     return n, rel
+
+
+@njit(**NUMBA_OPTS)
+def _lead_lost(hands, L, tl, P):
+    """Does the other role surely take the trick seat ``L`` leads now?
+
+    True when the top card of every suit ``L`` may lead is held by a seat of the other
+    role (it follows suit and plays that card) and no seat of ``L``'s role but ``L``
+    holds a trump (no ruff for his side). The rel cards are those top cards.
+    """
+    mxL = (P[P_MAXMASK] >> L) & 1
+    trump = P[P_TRUMP]
+    if trump >= 0:
+        for t in range(4):
+            if t != L and ((P[P_MAXMASK] >> t) & 1) == mxL and _lane(hands[t], trump) != 0:
+                return False, np.uint64(0)
+    ban = P[P_HEART_BAN]
+    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
+        (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    rel = np.uint64(0)
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        if _lane(hands[L], s) == 0:
+            continue
+        top = -1
+        owner = -1
+        for q in range(4):
+            ln = _lane(hands[q], s)
+            if ln != 0 and HIGHEST[ln] > top:
+                top = HIGHEST[ln]
+                owner = q
+        if ((P[P_MAXMASK] >> owner) & 1) == mxL:
+            return False, np.uint64(0)
+        rel |= _bit(16 * s + top)
+    return True, rel
+
+
+@njit(**NUMBA_OPTS)
+def _duck_safe(my, oth):
+    """Can the declarer, holding lane ``my`` of a suit, always play a card of it below the
+    card a defender leads, the defenders holding lane ``oth`` of it?
+
+    True when, for every ``j``, fewer than ``j`` defenders' cards lie below his ``j``-th
+    lowest card: he plays his highest card below the card led, which keeps that true
+    (the card led lies below his next higher card), and defenders' cards only go away.
+    """
+    j = 0
+    ln = my
+    while ln != 0:
+        r = LOWEST[ln]
+        if POPCOUNT[oth & ((1 << r) - 1)] > j:
+            return False
+        j += 1
+        ln &= ln - 1
+    return True
+
+
+@njit(**NUMBA_OPTS)
+def _neg_chain(hands, D, adj, K):
+    """Tricks in a row the declarer ``D`` must take once he is on lead (at most ``K``),
+    and the cards whose rank that relies on (``_neg_bounds``).
+
+    For a suit ``s`` he holds, with lowest card ``l``: a defender who holds cards of ``s``
+    both below and above ``l`` can duck ``D``'s leads of ``s`` while his cards below ``l``
+    last; one with only cards below ``l`` (or none) always can. ``D``, winning, leads again,
+    so he takes every trick until some defender has only cards above ``l`` left in a suit
+    ``D`` leads: at least the fewest cards below ``l`` of a defender who holds cards above
+    it and fewer below than ``D`` holds of ``s`` (a defender void in a suit led discards
+    one of his cards above some ``l``, or any card when he has none, so his discards never
+    shorten the count). ``adj >= 0``: count as if ``D`` and every defender holding suit
+    ``adj`` had first played one card of it, the defenders one below ``l`` (a defender's
+    count only drops and ``D``'s later lowest card only rises, so the count stays a lower
+    bound). The rel cards are each suit's ``l``: with the suit lengths, the owners of the
+    cards down to it fix each defender's counts above and below it.
+    """
+    rel = np.uint64(0)
+    for s in range(4):
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        l = LOWEST[my]
+        d = np.int64(POPCOUNT[my])
+        below = (1 << l) - 1
+        if (_lane(hands[0] | hands[1] | hands[2] | hands[3], s) & ~my) != 0:
+            rel |= _bit(16 * s + l)
+        if s == adj:
+            d -= 1
+        for q in range(4):
+            if q == D:
+                continue
+            hq = _lane(hands[q], s)
+            if hq == 0:
+                continue
+            nlo = np.int64(POPCOUNT[hq & below])
+            nhi = np.int64(POPCOUNT[hq]) - nlo
+            if s == adj:
+                nlo -= 1
+            if nhi > 0 and nlo < d and nlo < K:
+                K = nlo
+    if K < 0:
+        K = 0
+    return K, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_all(hands, tl, pts, tpl, scm):
+    """Every point still to come: every remaining card and trick (``scm``: the scoring
+    cards)."""
+    v = 0
+    for k in range(1, tl + 1):
+        v += tpl[k]
+    sc = (hands[0] | hands[1] | hands[2] | hands[3]) & scm
+    for s in range(4):
+        ln = _lane(sc, s)
+        while ln != 0:
+            r = LOWEST[ln]
+            v += pts[16 * s + r]
+            ln &= ln - 1
+    return v
+
+
+@njit(**NUMBA_OPTS)
+def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
+    """Bounds for a paranoid negative objective (``P_NEG``): the declarer ``D`` alone
+    maximises ``w[D] * score[D]`` (``w[D] > 0``, the others weigh 0), every card and trick
+    scores <= 0, no trumps, bonus, Ravage City or forced discards (``analyzer.solve``);
+    with a stop card set, the scoring cards are stop cards and tricks score 0.
+
+    Returns ``(kind, value, rel)``: kind 0 nothing, 1 the exact value, 2 an upper bound.
+
+    * ``D`` on lead: he takes the next ``_neg_chain`` tricks; when that is every trick, he
+      takes every remaining card: the exact value.
+    * A defender on lead, who can lead a suit ``s`` of ``D`` below ``D``'s lowest card
+      ``l`` while every other defender holding ``s`` has a card below ``l``: ``D`` takes
+      this trick (with his cheapest card of ``s``; the defenders add their dearest cards
+      that fit), then leads and takes the ``_neg_chain`` tricks that follow.
+    """
+    D = P[P_NEG] - 1
+    wd = w[D]
+    # D takes no more tricks when he can always play under the card a defender leads
+    # (_duck_safe) in every suit he holds and, on lead, can lead a suit that a defender
+    # holds and still duck afterwards
+    rel = np.uint64(0)
+    safe = True
+    exit_ok = leader != D
+    ban = P[P_HEART_BAN]
+    dban = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
+        (hands[D] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    for s in range(4):
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        oth = 0
+        tops = 0
+        for q in range(4):
+            if q != D:
+                hq = _lane(hands[q], s)
+                oth |= hq
+                if hq != 0:
+                    tops |= 1 << HIGHEST[hq]
+        if oth == 0:
+            pass  # the suit lengths say that nobody else holds the suit
+        elif (oth & ((1 << HIGHEST[my]) - 1)) == 0:
+            rel |= _bit(16 * s + HIGHEST[my])
+        elif _duck_safe(my, oth):
+            rel |= _bit(16 * s + LOWEST[my])
+        else:
+            safe = False
+            break
+        if (not exit_ok) and oth != 0 and not (s == HEARTS and dban):
+            # lead the lowest card; the defenders follow higher, at worst with their best
+            if _duck_safe(my & (my - 1), oth & ~tops):
+                exit_ok = True
+                rel |= _bit(16 * s + LOWEST[my])
+    if safe and exit_ok:
+        return 1, 0, rel
+    if leader == D:
+        K, rel = _neg_chain(hands, D, np.int64(-1), tl)
+        if K <= 0:
+            return 0, 0, rel
+        if K >= tl:
+            return 1, wd * _neg_all(hands, tl, pts, tpl, scm), rel
+        v = 0
+        for k in range(tl - K + 1, tl + 1):
+            v += tpl[k]
+        return 2, wd * v, rel
+    ban = P[P_HEART_BAN]
+    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
+        (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    best = np.int64(1) << 60
+    rel = np.uint64(0)
+    found = False
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        l = LOWEST[my]
+        below = (1 << l) - 1
+        if (_lane(hands[leader], s) & below) == 0:
+            continue
+        ok = True
+        cost = tpl[tl]
+        dump = 0
+        for q in range(4):
+            if q == D:
+                continue
+            hq = _lane(hands[q], s)
+            if hq != 0:
+                lowq = hq & below
+                if lowq == 0:
+                    ok = False
+                    break
+                m = 0
+                lowq &= _lane(scm, s)
+                while lowq != 0:
+                    r = LOWEST[lowq]
+                    if pts[16 * s + r] < m:
+                        m = pts[16 * s + r]
+                    lowq &= lowq - 1
+                cost += m
+            else:
+                m = 0
+                for s2 in range(4):
+                    ln = _lane(hands[q] & scm, s2)
+                    while ln != 0:
+                        r = LOWEST[ln]
+                        if pts[16 * s2 + r] < m:
+                            m = pts[16 * s2 + r]
+                        ln &= ln - 1
+                dump += m
+        if not ok:
+            continue
+        mine = -(np.int64(1) << 60)
+        ln = my
+        if (my & ~_lane(scm, s)) != 0:
+            mine = 0
+            ln = 0
+        while ln != 0:
+            r = LOWEST[ln]
+            if pts[16 * s + r] > mine:
+                mine = pts[16 * s + r]
+            ln &= ln - 1
+        cost += mine
+        srel = _bit(16 * s + l)
+        # this trick alone, the void defenders dumping their dearest cards
+        v = wd * (cost + dump)
+        # or this trick, then D on lead (the void defenders discard what keeps him in)
+        K, crel = _neg_chain(hands, D, s, tl - 1)
+        if K > 0:
+            if K >= tl - 1:
+                v2 = wd * _neg_all(hands, tl, pts, tpl, scm)
+            else:
+                c2 = cost
+                for k in range(tl - K, tl):
+                    c2 += tpl[k]
+                v2 = wd * c2
+            if v2 < v:
+                v = v2
+                srel |= crel
+        if v < best:
+            best = v
+            rel = srel
+            found = True
+    if found:
+        return 2, best, rel
+    return 0, 0, rel
 
 
 @njit(**NUMBA_OPTS)
@@ -766,6 +1038,13 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             relbuf[ply] = rel1
             return w[win] * tp + adj >= needed
+        if P[P_NEG] != 0 and only < 0:
+            kind, nv, nrel = _neg_bounds(hands, leader, tl, P, w, pts, tpl, masks[M_SCORING])
+            if kind != 0:
+                if kind == 1 or needed > nv:
+                    relbuf[ply] = nrel
+                    stats[11] += 1
+                    return needed <= nv
         if P[P_QT] != 0 and only < 0:
             # (a bound on the best play, not on one given card)
             q, qrel = _quick_tricks(hands, leader, tl, P, w)
@@ -789,6 +1068,37 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                         relbuf[ply] = qrel
                         stats[11] += 1
                         return False
+        if P[P_QT] != 0 and only < 0:
+            # the leader's side cannot take this trick: the others take at least one
+            lost, lrel = _lead_lost(hands, leader, tl, P)
+            if lost:
+                T = tpl[tl]
+                mxl = (P[P_MAXMASK] >> leader) & 1
+                # best / worst trick for the objective: any seat, or one of the other role
+                ob = np.int64(-(1 << 60)) if mxl else np.int64(1 << 60)
+                al = np.int64(-(1 << 60)) if mxl else np.int64(1 << 60)
+                for i in range(4):
+                    v = T * w[i]
+                    if mxl:
+                        if v > al:
+                            al = v
+                        if ((P[P_MAXMASK] >> i) & 1) != mxl and v > ob:
+                            ob = v
+                    else:
+                        if v < al:
+                            al = v
+                        if ((P[P_MAXMASK] >> i) & 1) != mxl and v < ob:
+                            ob = v
+                if mxl:
+                    if needed > ob + (tl - 1) * al:
+                        relbuf[ply] = lrel
+                        stats[11] += 1
+                        return False
+                else:
+                    if needed <= ob + (tl - 1) * al:
+                        relbuf[ply] = lrel
+                        stats[11] += 1
+                        return True
         if P[P_USE_TT] != 0 and only < 0 and tl > 1:
             E = P[P_KWORDS]
             h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, tl)
