@@ -530,6 +530,69 @@ def _from_rel(hands, code):
 
 
 @njit(**NUMBA_OPTS)
+def _follow(hands, p, nt, led, cur0, win0, est, P, w):
+    """Predicted winner of the trick after seat ``p`` (the ``nt``-th card) leaves ``cur0``
+    (won by ``win0``) on top. Each later seat either ducks (its lowest card) or plays high
+    (its highest card of the suit led, or its lowest overruff when void); the trick is
+    played out for every choice and each seat picks, last seat first, what its role
+    prefers for a trick worth ``est`` (ties: duck)."""
+    trump = P[P_TRUMP]
+    m = 3 - nt
+    winners = 0
+    for leaf in range(1 << m):
+        cur = cur0
+        win = win0
+        for j in range(m):
+            q = (p + 1 + j) % 4
+            top = (leaf >> j) & 1
+            hl = _lane(hands[q], led)
+            cs = cur >> 4
+            cr = cur & 15
+            if hl != 0:
+                if cs != led:
+                    continue
+                above = hl >> (cr + 1)
+                if above == 0:
+                    continue
+                forced = (hl & ((1 << (cr + 1)) - 1)) == 0 or (
+                    led == trump and P[P_LEAD_BEAT] != 0)
+                if top:
+                    win = q
+                    cur = 16 * led + HIGHEST[hl]
+                elif forced:
+                    win = q
+                    cur = 16 * led + LOWEST[above] + cr + 1
+            elif trump >= 0:
+                tr = _lane(hands[q], trump)
+                if tr == 0:
+                    continue
+                if cs == trump:
+                    above = tr >> (cr + 1)
+                    if above == 0:
+                        continue
+                    lowr = LOWEST[above] + cr + 1
+                else:
+                    lowr = LOWEST[tr]
+                forced = P[P_VOID_RUFF] != 0 and (cs != trump or P[P_OVERTRUMP] != 0)
+                if top or forced:
+                    win = q
+                    cur = 16 * trump + lowr
+        winners |= win << (2 * leaf)
+    v = est if est != 0 else P[P_PSIGN]
+    for j in range(m - 1, -1, -1):
+        q = (p + 1 + j) % 4
+        mx = (P[P_MAXMASK] >> q) & 1
+        for pre in range(1 << j):
+            a = (winners >> (2 * pre)) & 3
+            b = (winners >> (2 * (pre | (1 << j)))) & 3
+            d = (w[b] - w[a]) * v
+            if (mx and d > 0) or (mx == 0 and d < 0):
+                a = b
+            winners = (winners & ~(3 << (2 * pre))) | (a << (2 * pre))
+    return winners & 3
+
+
+@njit(**NUMBA_OPTS)
 def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
@@ -587,23 +650,8 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     continue
             # predicted winner of the trick
             if nt == 0:
-                # the lead wins unless another hand holds a higher card of the suit (its
-                # holder wins) or can ruff
-                oth = ip & ~_lane(hands[p], s)
-                win = p
-                if oth != 0 and HIGHEST[oth] > r:
-                    top = HIGHEST[oth]
-                    for q in range(4):
-                        if (_lane(hands[q], s) >> top) & 1:
-                            win = q
-                            break
-                if trump >= 0 and s != trump:
-                    for j in range(1, 4):
-                        q = (p + j) % 4
-                        if _lane(hands[q], s) == 0 and _lane(hands[q], trump) != 0:
-                            win = q
-                            break
                 est = tpl[tl] + pts[c]
+                win = _follow(hands, p, 0, s, c, p, est, P, w)
             else:
                 cur = wc
                 beats = False
@@ -616,23 +664,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     cur = c
                 else:
                     win = (p - nt + wi) % 4
-                if nt < 3:
-                    # a later player who can beat the (predicted) winning card
-                    cs = cur >> 4
-                    for j in range(1, 4 - nt):
-                        q = (p + j) % 4
-                        hl = _lane(hands[q], cs)
-                        if cs == led:
-                            if (hl >> ((cur & 15) + 1)) != 0:
-                                win = q
-                                break
-                            if trump >= 0 and _lane(hands[q], led) == 0 and _lane(hands[q], trump) != 0:
-                                win = q
-                                break
-                        elif _lane(hands[q], led) == 0 and (hl >> ((cur & 15) + 1)) != 0:
-                            win = q
-                            break
                 est = tpts + pts[c]
+                if nt < 3:
+                    win = _follow(hands, p, nt, led, cur, win, est, P, w)
             sc = sign * w[win] * est * 64
             # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
             # a trick that hurts is won or lost with the highest card (unload)
