@@ -593,7 +593,37 @@ def _follow(hands, p, nt, led, cur0, win0, est, P, w):
 
 
 @njit(**NUMBA_OPTS)
-def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first):
+def _dumps(hands, p, nt, led, win, P, w, pts, scoring):
+    """Points the later seats would discard on a trick won by ``win``: each seat void in
+    the suit led, other than the winner, whose role gains by it drops the scoring card
+    worth the most to its role. (Points dropped while following suit: no better order
+    in No Queens.)"""
+    add = 0
+    for j in range(1, 4 - nt):
+        q = (p + j) % 4
+        if q == win:
+            continue
+        sq = 1 if (P[P_MAXMASK] >> q) & 1 else -1
+        if _lane(hands[q], led) != 0:
+            continue
+        cand = hands[q] & scoring
+        best = 0
+        bestg = 0
+        for s2 in range(4):
+            ln = _lane(cand, s2)
+            while ln != 0:
+                x = pts[16 * s2 + LOWEST[ln]]
+                ln &= ln - 1
+                g = sq * w[win] * x
+                if g > bestg:
+                    bestg = g
+                    best = x
+        add += best
+    return add
+
+
+@njit(**NUMBA_OPTS)
+def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first, masks):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
     Returns the number of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left
@@ -631,6 +661,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
         if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1) and abs(w[q]) > abs(wo):
             wo = w[q]
     gain = sign * (w[p] - wo)
+    scoring = masks[M_SCORING] & ~hands[p]
     n = 0
     skipped = np.uint64(0)
     for s in range(4):
@@ -652,6 +683,8 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             if nt == 0:
                 est = tpl[tl] + pts[c]
                 win = _follow(hands, p, 0, s, c, p, est, P, w)
+                if scoring != 0:
+                    est += _dumps(hands, p, 0, s, win, P, w, pts, scoring)
             else:
                 cur = wc
                 beats = False
@@ -667,6 +700,8 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                 est = tpts + pts[c]
                 if nt < 3:
                     win = _follow(hands, p, nt, led, cur, win, est, P, w)
+                    if scoring != 0:
+                        est += _dumps(hands, p, nt, led, win, P, w, pts, scoring)
             sc = sign * w[win] * est * 64
             # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
             # a trick that hurts is won or lost with the highest card (unload)
@@ -816,7 +851,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
         n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf,
-                            ply, first)
+                            ply, first, masks)
     result = not ismax
     best = -1
     rel = np.uint64(0)
