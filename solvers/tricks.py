@@ -702,7 +702,8 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     win = _follow(hands, p, nt, led, cur, win, est, P, w)
                     if scoring != 0:
                         est += _dumps(hands, p, nt, led, win, P, w, pts, scoring)
-            sc = sign * w[win] * est * 64
+            # (a scoring card given to the winner no longer threatens its holder)
+            sc = sign * (w[win] * est - w[p] * pts[c]) * 64
             # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
             # a trick that hurts is won or lost with the highest card (unload)
             good = gain * (est if est != 0 else P[P_PSIGN])
