@@ -21,8 +21,9 @@ Speed-ups, after Bo Haglund's description of DDS:
 
 * only one card of each run of cards that are adjacent among the cards still in play, in
   one hand, and alike for scoring (``cls``);
-* move ordering by the predicted winner of the trick and its points, the table's best
-  lead first;
+* move ordering by the predicted winner of the trick (the later seats' duck-or-high
+  choices played out, each for its role) and its points (with the scoring cards void
+  seats would discard on it), the table's best lead first;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks); the last trick is played out directly;
