@@ -710,6 +710,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             good = gain * (est if est != 0 else P[P_PSIGN])
             if good > 0:
                 sc -= r
+                if nt == 0 and win != p and w[win] == w[p] and w[p] != 0:
+                    # a lead the leader wins himself before one his partner wins
+                    sc -= 16
             else:
                 sc += r
             if c == first:
