@@ -21,8 +21,9 @@ Speed-ups, after Bo Haglund's description of DDS:
 
 * only one card of each run of cards that are adjacent among the cards still in play, in
   one hand, and alike for scoring (``cls``);
-* move ordering by the predicted winner of the trick and its points, the table's best
-  lead first;
+* move ordering by the predicted winner of the trick (the later seats' duck-or-high
+  choices played out, each for its role) and its points (with the scoring cards void
+  seats would discard on it), the table's best lead first;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), and a lead the leader's side surely loses (``_lead_lost``); for a paranoid
@@ -836,7 +837,100 @@ def _from_rel(hands, code):
 
 
 @njit(**NUMBA_OPTS)
-def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first):
+def _follow(hands, p, nt, led, cur0, win0, est, P, w):
+    """Predicted winner of the trick after seat ``p`` (the ``nt``-th card) leaves ``cur0``
+    (won by ``win0``) on top. Each later seat either ducks (its lowest card) or plays high
+    (its highest card of the suit led, or its lowest overruff when void); the trick is
+    played out for every choice and each seat picks, last seat first, what its role
+    prefers for a trick worth ``est`` (ties: duck)."""
+    trump = P[P_TRUMP]
+    m = 3 - nt
+    winners = 0
+    for leaf in range(1 << m):
+        cur = cur0
+        win = win0
+        for j in range(m):
+            q = (p + 1 + j) % 4
+            top = (leaf >> j) & 1
+            hl = _lane(hands[q], led)
+            cs = cur >> 4
+            cr = cur & 15
+            if hl != 0:
+                if cs != led:
+                    continue
+                above = hl >> (cr + 1)
+                if above == 0:
+                    continue
+                forced = (hl & ((1 << (cr + 1)) - 1)) == 0 or (
+                    led == trump and P[P_LEAD_BEAT] != 0)
+                if top:
+                    win = q
+                    cur = 16 * led + HIGHEST[hl]
+                elif forced:
+                    win = q
+                    cur = 16 * led + LOWEST[above] + cr + 1
+            elif trump >= 0:
+                tr = _lane(hands[q], trump)
+                if tr == 0:
+                    continue
+                if cs == trump:
+                    above = tr >> (cr + 1)
+                    if above == 0:
+                        continue
+                    lowr = LOWEST[above] + cr + 1
+                else:
+                    lowr = LOWEST[tr]
+                forced = P[P_VOID_RUFF] != 0 and (cs != trump or P[P_OVERTRUMP] != 0)
+                if top or forced:
+                    win = q
+                    cur = 16 * trump + lowr
+        winners |= win << (2 * leaf)
+    v = est if est != 0 else P[P_PSIGN]
+    for j in range(m - 1, -1, -1):
+        q = (p + 1 + j) % 4
+        mx = (P[P_MAXMASK] >> q) & 1
+        for pre in range(1 << j):
+            a = (winners >> (2 * pre)) & 3
+            b = (winners >> (2 * (pre | (1 << j)))) & 3
+            d = (w[b] - w[a]) * v
+            if (mx and d > 0) or (mx == 0 and d < 0):
+                a = b
+            winners = (winners & ~(3 << (2 * pre))) | (a << (2 * pre))
+    return winners & 3
+
+
+@njit(**NUMBA_OPTS)
+def _dumps(hands, p, nt, led, win, P, w, pts, scoring):
+    """Points the later seats would discard on a trick won by ``win``: each seat void in
+    the suit led, other than the winner, whose role gains by it drops the scoring card
+    worth the most to its role. (Points dropped while following suit: no better order
+    in No Queens.)"""
+    add = 0
+    for j in range(1, 4 - nt):
+        q = (p + j) % 4
+        if q == win:
+            continue
+        sq = 1 if (P[P_MAXMASK] >> q) & 1 else -1
+        if _lane(hands[q], led) != 0:
+            continue
+        cand = hands[q] & scoring
+        best = 0
+        bestg = 0
+        for s2 in range(4):
+            ln = _lane(cand, s2)
+            while ln != 0:
+                x = pts[16 * s2 + LOWEST[ln]]
+                ln &= ln - 1
+                g = sq * w[win] * x
+                if g > bestg:
+                    bestg = g
+                    best = x
+        add += best
+    return add
+
+
+@njit(**NUMBA_OPTS)
+def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first, masks):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
     Returns the number of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left
@@ -874,6 +968,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
         if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1) and abs(w[q]) > abs(wo):
             wo = w[q]
     gain = sign * (w[p] - wo)
+    scoring = masks[M_SCORING] & ~hands[p]
     n = 0
     skipped = np.uint64(0)
     for s in range(4):
@@ -893,23 +988,10 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     continue
             # predicted winner of the trick
             if nt == 0:
-                # the lead wins unless another hand holds a higher card of the suit (its
-                # holder wins) or can ruff
-                oth = ip & ~_lane(hands[p], s)
-                win = p
-                if oth != 0 and HIGHEST[oth] > r:
-                    top = HIGHEST[oth]
-                    for q in range(4):
-                        if (_lane(hands[q], s) >> top) & 1:
-                            win = q
-                            break
-                if trump >= 0 and s != trump:
-                    for j in range(1, 4):
-                        q = (p + j) % 4
-                        if _lane(hands[q], s) == 0 and _lane(hands[q], trump) != 0:
-                            win = q
-                            break
                 est = tpl[tl] + pts[c]
+                win = _follow(hands, p, 0, s, c, p, est, P, w)
+                if scoring != 0:
+                    est += _dumps(hands, p, 0, s, win, P, w, pts, scoring)
             else:
                 cur = wc
                 beats = False
@@ -922,29 +1004,21 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     cur = c
                 else:
                     win = (p - nt + wi) % 4
-                if nt < 3:
-                    # a later player who can beat the (predicted) winning card
-                    cs = cur >> 4
-                    for j in range(1, 4 - nt):
-                        q = (p + j) % 4
-                        hl = _lane(hands[q], cs)
-                        if cs == led:
-                            if (hl >> ((cur & 15) + 1)) != 0:
-                                win = q
-                                break
-                            if trump >= 0 and _lane(hands[q], led) == 0 and _lane(hands[q], trump) != 0:
-                                win = q
-                                break
-                        elif _lane(hands[q], led) == 0 and (hl >> ((cur & 15) + 1)) != 0:
-                            win = q
-                            break
                 est = tpts + pts[c]
-            sc = sign * w[win] * est * 64
+                if nt < 3:
+                    win = _follow(hands, p, nt, led, cur, win, est, P, w)
+                    if scoring != 0:
+                        est += _dumps(hands, p, nt, led, win, P, w, pts, scoring)
+            # (a scoring card given to the winner no longer threatens its holder)
+            sc = sign * (w[win] * est - w[p] * pts[c]) * 64
             # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
             # a trick that hurts is won or lost with the highest card (unload)
             good = gain * (est if est != 0 else P[P_PSIGN])
             if good > 0:
                 sc -= r
+                if nt == 0 and win != p and w[win] == w[p] and w[p] != 0:
+                    # a lead the leader wins himself before one his partner wins
+                    sc -= 16
             else:
                 sc += r
             if c == first:
@@ -1127,7 +1201,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
         n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf,
-                            ply, first)
+                            ply, first, masks)
     result = not ismax
     best = -1
     rel = np.uint64(0)
