@@ -36,7 +36,8 @@ Speed-ups, after Bo Haglund's description of DDS:
   and upper bounds and the best lead. An entry keys, per suit, the owners of the cards
   from the top down to the lowest card whose rank decided something in the search below
   (trick won by rank, quick-trick top cards; at least ``TOP_KEYED`` of them), and of
-  every scoring card. Any position that agrees on those shares the entry: cards below
+  every card whose scoring class is not the suit's most common one (with the suit
+  lengths, that fixes how many cards of each class each hand holds). Any position that agrees on those shares the entry: cards below
   are interchangeable small cards (the DDS "winning ranks" idea, with relative ranks).
   Chains are unbounded, so general entries never crowd each other out; when the entry
   pool is three-quarters full the table starts afresh.
