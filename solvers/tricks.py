@@ -970,6 +970,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             wo = w[q]
     gain = sign * (w[p] - wo)
     scoring = masks[M_SCORING] & ~hands[p]
+    negd = P[P_NEG] - 1
     n = 0
     skipped = np.uint64(0)
     for s in range(4):
@@ -1022,6 +1023,15 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     sc -= 16
             else:
                 sc += r
+            if negd >= 0 and p != negd and nt == 0:
+                # a defender's lead: a suit the declarer is void in lets him discard
+                if _lane(hands[negd], s) == 0:
+                    sc -= 40
+                elif win == negd and tl > 1 and est != 0:
+                    # he wins it but then has a safe exit: after the leads he does not win
+                    kc, kr = _neg_chain(hands, negd, np.int64(s), np.int64(tl - 1))
+                    if kc == 0:
+                        sc -= 64 * abs(est) + 16
             if c == first:
                 sc = 1 << 60
             # insertion sort (descending)
