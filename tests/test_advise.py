@@ -47,14 +47,13 @@ def test_thirteen_spades_make_trumps_in_spades_65_exactly():
 
 
 def test_eight_hearts_lose_everything_in_barbu32():
-    """The 32-card twin of the 13-hearts check below, fast enough for every CI run."""
+    """The 32-card twin of the 13-hearts check below."""
     d = advise(".AKQJT987..", seat="E", rules="barbu-32",
                remaining="no-hearts,no-king", samples=3, seed=2, doubling="none")
     assert (option(d, "no-hearts")["mean"], option(d, "no-hearts")["stderr"]) == (-8, 0.0)
     assert (option(d, "no-king")["mean"], option(d, "no-king")["max"]) == (-8, -8)
 
 
-@pytest.mark.slow  # 52-card guaranteed values of No Hearts take minutes with today's solver
 def test_thirteen_hearts_lose_everything():
     d = advise(".AKQJT98765432..", seat="E", rules="tournament",
                remaining="no-hearts,no-king", samples=3, seed=2, doubling="none")
@@ -63,9 +62,7 @@ def test_thirteen_hearts_lose_everything():
     assert d["recommendation"]["contract"] == "no-king"
 
 
-@pytest.mark.slow
 def test_thirteen_hearts_doubling_is_exact():
-    # slow: the opponents' side of a 52-card bet takes the trick solver 10-80 s a deal
     d = advise(".AKQJT98765432..", seat="E", rules="tournament", remaining="no-king",
                samples=1, seed=2)
     # doubling: E takes -20, every opponent 0, so s_E - s_Y = -20 exactly
