@@ -114,7 +114,16 @@ def solve(
         deal = example_deal(rules)
     if deal is None:
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
-    res = solve_job({**opts, "deal": deal})
+    show = sys.stderr.isatty() and contract is None
+    bar_cm = typer.progressbar(length=1, label="solving", file=sys.stderr, show_pos=True,
+                               item_show_func=lambda x: x) if show else _NoBar()
+    with bar_cm as bar:
+        def progress(done: int, total: int, label: str) -> None:
+            bar.length = total
+            bar.current_item = label
+            bar.update(done - bar.pos)
+
+        res = solve_job({**opts, "deal": deal}, progress=progress if show else None)
     _emit(res) if as_json else typer.echo(render_solve(res))
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, card_index, card_name,
                             format_hand, parse_hands)
@@ -87,6 +87,8 @@ def _num(x: Fraction) -> int | float | str:
 # --------------------------------------------------------------------------- the job
 class Job:
     """A validated solve job (see the module docstring)."""
+
+    progress: Callable[[int, int, str], Any] | None = None
 
     def __init__(self, job: Mapping[str, Any]) -> None:
         unknown = [k for k in job if k not in JOB_KEYS]
@@ -287,13 +289,17 @@ class Job:
             raise BarbuError("the table of every contract is per seat: drop --side "
                              "or name a --contract")
         rows = []
-        for c, trump, rank in self.options():
-            for p in seats:
-                v = self.solve_one(c, p, None, trump, rank)
-                rows.append({"contract": c.id,
-                             "trump": None if trump is None else "SHDC"[trump],
-                             "rank": None if rank is None else RANK_CHARS[rank],
-                             "seat": Seat(p).name, "value": v})
+        todo = [(c, trump, rank, p) for c, trump, rank in self.options() for p in seats]
+        for i, (c, trump, rank, p) in enumerate(todo):
+            if self.progress is not None:
+                label = c.id + ("" if trump is None else f" {'SHDC'[trump]}") + (
+                    "" if rank is None else f" from {RANK_CHARS[rank]}")
+                self.progress(i, len(todo), label)
+            v = self.solve_one(c, p, None, trump, rank)
+            rows.append({"contract": c.id,
+                         "trump": None if trump is None else "SHDC"[trump],
+                         "rank": None if rank is None else RANK_CHARS[rank],
+                         "seat": Seat(p).name, "value": v})
         if len(seats) == 1:
             best = max(range(len(rows)), key=lambda i: rows[i]["value"])
             res["best"] = {k: (_num(v) if k == "value" else v)
@@ -345,9 +351,15 @@ def constraint_spec(known: Sequence[str] = (), voids: Sequence[str] = (),
     return {k: v for k, v in spec.items() if v}
 
 
-def solve_job(job: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate and solve one job; the result is JSON-able (see the module docstring)."""
-    return Job(job).run()
+def solve_job(job: Mapping[str, Any],
+              progress: Callable[[int, int, str], Any] | None = None) -> dict[str, Any]:
+    """Validate and solve one job; the result is JSON-able (see the module docstring).
+
+    ``progress(done, total, label)`` is called before each solve of a table of every
+    option (no contract named), so a long 52-card table can show where it is."""
+    job_ = Job(job)
+    job_.progress = progress
+    return job_.run()
 
 
 def parse_batch_line(line: str, defaults: Mapping[str, Any], lineno: int) -> dict[str, Any]:
