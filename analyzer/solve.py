@@ -63,13 +63,12 @@ def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
     _local.owner = owner
     if cache is None or cache[0] != (bits, words):
         n = 1 << bits
-        arrays = (np.zeros((n, words), dtype=np.uint64), np.zeros((n, 4), dtype=np.uint64),
-                  np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                  np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+        arrays = (np.zeros((n, words), dtype=np.uint64),
+                  np.zeros((n, K.NTE), dtype=np.uint64),  # entries, one cache line each
                   np.zeros(n, dtype=np.int64))
         _local.tt = cache = ((bits, words), arrays)
     else:
-        cache[1][5][:] = 0  # mark every entry empty
+        cache[1][2][:] = 0  # mark every entry empty
     return cache[1]
 
 
@@ -306,7 +305,7 @@ class _Problem:
             return sum((wi * si for wi, si in zip(self.weights, g.score())), Fraction(0))
         if self.grid == 0:
             return Fraction(0)
-        ttk, ttc, ttlb, ttub, ttmv, ttd, ttp = _tt(self.tt_bits, self.words, self.token)
+        ttk, tte, ttd = _tt(self.tt_bits, self.words, self.token)
         kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
         mbuf = np.zeros((64, 32), dtype=np.int64)
         relbuf = np.zeros(64, dtype=np.uint64)
@@ -317,7 +316,7 @@ class _Problem:
         v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c, rcnt,
                      oc, self.lo, self.hi, self.P, self.w, self.cc.pts, self.cc.tpl, self.tHi,
                      self.tLo, self.cHi, self.cLo, self.cc.cls, self.masks,
-                     ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, self.stats)
+                     ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
         if self.stats[8]:
             raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")
         return self.fraction(v)

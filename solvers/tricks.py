@@ -84,6 +84,16 @@ P_PSIGN = 23          # +1 when taking points is good for a seat of weight +1, -
 P_NEG = 24            # 1 + the declarer of a paranoid negative objective (0: not that shape)
 NPARAM = 25
 
+# columns of an entry of the table's entry array ``tte`` (uint64[n, 8], one cache line
+# an entry): 0..3 the owner codes and masks, then (int64 bit patterns) the lower and
+# upper bounds, the best lead (relative index, -1 none) and the keyed prefix lengths
+# (4 bits a suit) | (1 + the next entry of the chain) << 16
+TE_LB = 4
+TE_UB = 5
+TE_MV = 6
+TE_P = 7
+NTE = 8
+
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
 # mask indices
@@ -711,11 +721,11 @@ def _tt_head(ttk, ttd, E, kbuf, row, h, bits, create):
 
 
 @njit(**NUMBA_OPTS)
-def _tt_codes(ttc, E, kbuf, row, i):
+def _tt_codes(tte, E, kbuf, row, i):
     """Does entry ``i`` fit the owners of the cards in ``kbuf[row]``?"""
-    if ((kbuf[row, E] ^ ttc[i, 0]) & ttc[i, 2]) != 0:
+    if ((kbuf[row, E] ^ tte[i, 0]) & tte[i, 2]) != 0:
         return False
-    if ((kbuf[row, E + 1] ^ ttc[i, 1]) & ttc[i, 3]) != 0:
+    if ((kbuf[row, E + 1] ^ tte[i, 1]) & tte[i, 3]) != 0:
         return False
     return True
 
@@ -737,8 +747,7 @@ def _prefix_cards(hands, lens4):
 
 
 @njit(**NUMBA_OPTS)
-def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, ttmv, ttd,
-              ttp, kbuf, stats):
+def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, stats):
     """Record a null-window result for the position in ``kbuf[tl]``, valid for every
     position that agrees on the exact part and on the owners of each suit's cards down to
     the lowest card in ``rel`` (the cards whose rank decided something)."""
@@ -780,10 +789,10 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, 
     if ttd[hs] != 0:
         i = ttd[hs] - 1
         while i >= 0:
-            if ttc[i, 0] == c0 and ttc[i, 1] == c1 and ttc[i, 2] == m0 and ttc[i, 3] == m1:
+            if tte[i, 0] == c0 and tte[i, 1] == c1 and tte[i, 2] == m0 and tte[i, 3] == m1:
                 slot = i
                 break
-            i = (ttp[i] >> 16) - 1
+            i = (np.int64(tte[i, TE_P]) >> 16) - 1
     if slot < 0:
         if stats[13] >= (n >> 1) + (n >> 2):
             # the pool is full: start afresh (the head array must not fill up either)
@@ -793,24 +802,24 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, 
             hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
         slot = stats[13]
         stats[13] += 1
-        ttc[slot, 0] = c0
-        ttc[slot, 1] = c1
-        ttc[slot, 2] = m0
-        ttc[slot, 3] = m1
-        ttlb[slot] = -(1 << 40)
-        ttub[slot] = 1 << 40
-        ttmv[slot] = -1
-        ttp[slot] = lens4 | (ttd[hs] << 16)
+        tte[slot, 0] = c0
+        tte[slot, 1] = c1
+        tte[slot, 2] = m0
+        tte[slot, 3] = m1
+        tte[slot, TE_LB] = np.uint64(np.int64(-(1 << 40)))
+        tte[slot, TE_UB] = np.uint64(np.int64(1 << 40))
+        tte[slot, TE_MV] = np.uint64(np.int64(-1))
+        tte[slot, TE_P] = np.uint64(np.int64(lens4 | (ttd[hs] << 16)))
         ttd[hs] = slot + 1
         stats[3] += 1
     if result:
-        if needed > ttlb[slot]:
-            ttlb[slot] = needed
+        if needed > np.int64(tte[slot, TE_LB]):
+            tte[slot, TE_LB] = np.uint64(np.int64(needed))
     else:
-        if needed - 1 < ttub[slot]:
-            ttub[slot] = needed - 1
+        if needed - 1 < np.int64(tte[slot, TE_UB]):
+            tte[slot, TE_UB] = np.uint64(np.int64(needed - 1))
     if best >= 0:
-        ttmv[slot] = _rel_index(hands, best)
+        tte[slot, TE_MV] = np.uint64(np.int64(_rel_index(hands, best)))
 
 
 @njit(**NUMBA_OPTS)
@@ -973,6 +982,16 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
     negd = P[P_NEG] - 1
     n = 0
     skipped = np.uint64(0)
+    # caches (the search is unchanged): a card that does not beat the trick's current
+    # card leaves the same (cur, win) to the later seats, so their predicted winner
+    # depends only on the sign of the trick's worth (index 0: <= 0, 1: > 0); the
+    # declarer's chain after a defender's lead depends only on the suit
+    nb_win0 = -1
+    nb_win1 = -1
+    nb_dmp0 = 0
+    nb_dmp1 = 0
+    chain_known = 0
+    chain_zero = 0
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
@@ -1008,9 +1027,28 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     win = (p - nt + wi) % 4
                 est = tpts + pts[c]
                 if nt < 3:
-                    win = _follow(hands, p, nt, led, cur, win, est, P, w)
-                    if scoring != 0:
-                        est += _dumps(hands, p, nt, led, win, P, w, pts, scoring)
+                    if beats:
+                        win = _follow(hands, p, nt, led, cur, win, est, P, w)
+                        if scoring != 0:
+                            est += _dumps(hands, p, nt, led, win, P, w, pts, scoring)
+                    else:
+                        vpos = (est if est != 0 else P[P_PSIGN]) > 0
+                        if vpos:
+                            if nb_win1 < 0:
+                                nb_win1 = _follow(hands, p, nt, led, cur, win, est, P, w)
+                                if scoring != 0:
+                                    nb_dmp1 = _dumps(hands, p, nt, led, nb_win1, P, w, pts,
+                                                     scoring)
+                            win = nb_win1
+                            est += nb_dmp1
+                        else:
+                            if nb_win0 < 0:
+                                nb_win0 = _follow(hands, p, nt, led, cur, win, est, P, w)
+                                if scoring != 0:
+                                    nb_dmp0 = _dumps(hands, p, nt, led, nb_win0, P, w, pts,
+                                                     scoring)
+                            win = nb_win0
+                            est += nb_dmp0
             # (a scoring card given to the winner no longer threatens its holder)
             sc = sign * (w[win] * est - w[p] * pts[c]) * 64
             # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
@@ -1029,8 +1067,12 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     sc -= 40
                 elif win == negd and tl > 1 and est != 0:
                     # he wins it but then has a safe exit: after the leads he does not win
-                    kc, kr = _neg_chain(hands, negd, np.int64(s), np.int64(tl - 1))
-                    if kc == 0:
+                    if not (chain_known >> s) & 1:
+                        kc, kr = _neg_chain(hands, negd, np.int64(s), np.int64(tl - 1))
+                        chain_known |= 1 << s
+                        if kc == 0:
+                            chain_zero |= 1 << s
+                    if (chain_zero >> s) & 1:
                         sc -= 64 * abs(est) + 16
             if c == first:
                 sc = 1 << 60
@@ -1066,7 +1108,7 @@ def _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base):
 @njit(**NUMBA_OPTS)
 def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-            ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats):
+            ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
     """Null-window test: can the maximisers make the value from here >= ``needed``?
 
     On return ``relbuf[4 * tl + nt]`` holds the cards whose rank the answer relies on.
@@ -1190,19 +1232,21 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             hs = _tt_head(ttk, ttd, E, kbuf, tl, h, P[P_TTBITS], False)
             i = ttd[hs] - 1 if hs >= 0 else -1
             while i >= 0:
-                if _tt_codes(ttc, E, kbuf, tl, i):
+                tp_i = np.int64(tte[i, TE_P])
+                if _tt_codes(tte, E, kbuf, tl, i):
                     stats[2] += 1
-                    if ttlb[i] >= needed:
-                        relbuf[ply] = _prefix_cards(hands, ttp[i] & 0xFFFF)
+                    if np.int64(tte[i, TE_LB]) >= needed:
+                        relbuf[ply] = _prefix_cards(hands, tp_i & 0xFFFF)
                         stats[12] += 1
                         return True
-                    if ttub[i] < needed:
-                        relbuf[ply] = _prefix_cards(hands, ttp[i] & 0xFFFF)
+                    if np.int64(tte[i, TE_UB]) < needed:
+                        relbuf[ply] = _prefix_cards(hands, tp_i & 0xFFFF)
                         stats[12] += 1
                         return False
-                    if ttmv[i] >= 0 and first < 0:
-                        first = _from_rel(hands, ttmv[i])
-                i = (ttp[i] >> 16) - 1
+                    mv_i = np.int64(tte[i, TE_MV])
+                    if mv_i >= 0 and first < 0:
+                        first = _from_rel(hands, mv_i)
+                i = (tp_i >> 16) - 1
             use_tt = True
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
@@ -1248,7 +1292,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             else:
                 res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt,
                               MINUS1, P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-                              ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats)
+                              ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
                 crel = relbuf[child]
             if by_rank:
                 crel |= _bit(wc)
@@ -1258,7 +1302,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
         else:
             res = _search(hands, tbuf, nt + 1, leader, tl, needed, st_t, st_c, rcnt, MINUS1,
                           P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-                          ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats)
+                          ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
             crel = relbuf[child]
         hands[p] |= b
         if (ismax and res) or ((not ismax) and (not res)):
@@ -1286,15 +1330,14 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     rel |= _bit(16 * s + r)
     relbuf[ply] = rel
     if use_tt and stats[8] == 0:
-        _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, ttc, ttlb, ttub, ttmv, ttd,
-                  ttp, kbuf, stats)
+        _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, stats)
     return result
 
 
 @njit(**NUMBA_OPTS)
 def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi,
            P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-           ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats):
+           ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
     """Exact value by a binary search of null-window tests over the grid [lo, hi]."""
     g = P[P_GRID]
     while lo < hi:
@@ -1303,7 +1346,7 @@ def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi,
         stats[1] += 1
         ok = _search(hands, tbuf, nt, leader, tl, mid, st_t, st_c, rcnt, only,
                    P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-                   ttk, ttc, ttlb, ttub, ttmv, ttd, ttp, kbuf, mbuf, relbuf, stats)
+                   ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
         if stats[8] != 0:
             return lo
         if ok:
