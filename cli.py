@@ -115,9 +115,7 @@ def solve(
     if deal is None:
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
     show = sys.stderr.isatty() and contract is None
-    bar_cm = typer.progressbar(length=1, label="solving", file=sys.stderr, show_pos=True,
-                               item_show_func=lambda x: x) if show else _NoBar()
-    with bar_cm as bar:
+    with _bar(show, 1, "solving", show_pos=True) as bar:
         def progress(done: int, total: int, label: str) -> None:
             bar.length = total
             bar.current_item = label
@@ -132,11 +130,18 @@ def _solve_batch(path: Path, opts: dict[str, Any], workers: int) -> None:
 
     jobs = read_batch(sys.stdin if str(path) == "-" else path, opts)
     show = sys.stderr.isatty()
-    with typer.progressbar(length=len(jobs), label="solving", file=sys.stderr,
-                           show_pos=True, show_eta=True) if show else _NoBar() as bar:
+    with _bar(show, len(jobs), "solving", show_pos=True, show_eta=True) as bar:
         for res in run_batch(jobs, workers or os.cpu_count() or 1):
             bar.update(1)
             _emit(res)
+
+
+def _bar(show: bool, length: int, label: str, **kw: Any) -> Any:
+    """A progress bar on stderr (showing its current item) when ``show``, else a no-op."""
+    if not show:
+        return _NoBar()
+    return typer.progressbar(length=length, label=label, file=sys.stderr,
+                             item_show_func=lambda x: x, **kw)
 
 
 class _NoBar:
@@ -208,9 +213,7 @@ def advise(
             raise BarbuError(f"bad --samples {samples!r}: a number or 'auto'") from None
     spec = constraint_spec(known, void, length)
     show = sys.stderr.isatty()
-    bar_cm = typer.progressbar(length=1, label="sampling", file=sys.stderr,
-                               show_eta=True) if show else _NoBar()
-    with bar_cm as bar:
+    with _bar(show, 1, "sampling", show_eta=True) as bar:
         state = {"done": 0}
 
         def progress(done: int, total: int) -> None:
@@ -284,10 +287,8 @@ def stats(
     from reports.text import rate_label
 
     show = sys.stderr.isatty()
-    bar_cm = typer.progressbar(length=deals, label="deals", file=sys.stderr, show_pos=True,
-                               show_eta=True, item_show_func=lambda x: x) if show else _NoBar()
     try:
-        with bar_cm as bar:
+        with _bar(show, deals, "deals", show_pos=True, show_eta=True) as bar:
             state: dict[str, Any] = {"done": None, "t0": time.monotonic(), "first": 0}
 
             def progress(done: int, total: int) -> None:

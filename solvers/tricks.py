@@ -940,6 +940,17 @@ def _dumps(hands, p, nt, led, win, P, w, pts, scoring):
 
 
 @njit(**NUMBA_OPTS)
+def _predict(hands, p, nt, led, cur, win, est, P, w, pts, scoring):
+    """Predicted winner of the trick once seat ``p`` has played (``_follow``) and the
+    points the later seats would discard on it (``_dumps``, when scoring cards exist)."""
+    win = _follow(hands, p, nt, led, cur, win, est, P, w)
+    dmp = 0
+    if scoring != 0:
+        dmp = _dumps(hands, p, nt, led, win, P, w, pts, scoring)
+    return win, dmp
+
+
+@njit(**NUMBA_OPTS)
 def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first, masks):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
@@ -1028,27 +1039,22 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                 est = tpts + pts[c]
                 if nt < 3:
                     if beats:
-                        win = _follow(hands, p, nt, led, cur, win, est, P, w)
-                        if scoring != 0:
-                            est += _dumps(hands, p, nt, led, win, P, w, pts, scoring)
+                        win, dmp = _predict(hands, p, nt, led, cur, win, est, P, w, pts,
+                                            scoring)
                     else:
-                        vpos = (est if est != 0 else P[P_PSIGN]) > 0
-                        if vpos:
+                        # a card that does not beat the trick leaves the same prediction
+                        # as any other such card of the same sign of worth: compute once
+                        if (est if est != 0 else P[P_PSIGN]) > 0:
                             if nb_win1 < 0:
-                                nb_win1 = _follow(hands, p, nt, led, cur, win, est, P, w)
-                                if scoring != 0:
-                                    nb_dmp1 = _dumps(hands, p, nt, led, nb_win1, P, w, pts,
-                                                     scoring)
-                            win = nb_win1
-                            est += nb_dmp1
+                                nb_win1, nb_dmp1 = _predict(hands, p, nt, led, cur, win, est,
+                                                            P, w, pts, scoring)
+                            win, dmp = nb_win1, nb_dmp1
                         else:
                             if nb_win0 < 0:
-                                nb_win0 = _follow(hands, p, nt, led, cur, win, est, P, w)
-                                if scoring != 0:
-                                    nb_dmp0 = _dumps(hands, p, nt, led, nb_win0, P, w, pts,
-                                                     scoring)
-                            win = nb_win0
-                            est += nb_dmp0
+                                nb_win0, nb_dmp0 = _predict(hands, p, nt, led, cur, win, est,
+                                                            P, w, pts, scoring)
+                            win, dmp = nb_win0, nb_dmp0
+                    est += dmp
             # (a scoring card given to the winner no longer threatens its holder)
             sc = sign * (w[win] * est - w[p] * pts[c]) * 64
             # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
