@@ -38,7 +38,10 @@ moves ordered by the table's best move, then by a static guess per card (``otab`
 Numba caching: ``_solve`` is the only recursive function and is entered from Python only;
 every recursive call passes variables, never literals, so there is one signature (a
 literal ``False`` or ``1`` makes a second one, whose cached reload segfaults in numba
-0.68, as mutual recursion does).
+0.68, as mutual recursion does). That is also why the step "play a card; if the seat is now
+out, hand it its place, else go on" is written out at both call sites (the root's probes
+and the inner loop) instead of in a helper: a helper that calls ``_solve`` would make the
+recursion mutual.
 """
 
 import numpy as np
