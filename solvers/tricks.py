@@ -120,6 +120,28 @@ def _tables():
 HIGHEST, LOWEST, POPCOUNT = _tables()
 
 
+def _byte_tables():
+    """``PEXT8[m << 8 | x]``: the bits of byte ``x`` selected by byte ``m``, packed low
+    (x86 ``pext`` on one byte); ``SPREAD8[x]``: bit i of byte ``x`` moved to bit 2 i."""
+    pext = np.zeros(65536, dtype=np.uint16)
+    spread = np.zeros(256, dtype=np.uint64)
+    for m in range(256):
+        for x in range(256):
+            v = 0
+            j = 0
+            for i in range(8):
+                if m >> i & 1:
+                    v |= (x >> i & 1) << j
+                    j += 1
+            pext[m << 8 | x] = v
+    for x in range(256):
+        spread[x] = sum((x >> i & 1) << (2 * i) for i in range(8))
+    return pext, spread
+
+
+PEXT8, SPREAD8 = _byte_tables()
+
+
 @njit(**NUMBA_OPTS)
 def _lane(m, s):
     return np.int64((m >> np.uint64(16 * s)) & LANE)
@@ -610,8 +632,9 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
 def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
     """Fill ``kbuf[row]``: the exact part of the key (words ``0..E-1``: leader, tricks
     left, bonus state, Ravage counts, suit lengths of each hand, class layout of each
-    suit), then the owners of each suit's cards from the top (2 bits a card, words E and
-    E+1, 32 bits a suit) and the positions of cards of a scoring class (words E+2, E+3).
+    suit), then the owners of each suit's cards from its lowest card in play up (2 bits a
+    card, words E and E+1, 32 bits a suit) and the positions of the cards of minority
+    scoring classes (words E+2, E+3).
     Return the hash of the exact part."""
     E = P[P_KWORDS]
     cb = P[P_CBITS]
@@ -633,54 +656,60 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
     wi += 1
     pos = 64 * wi
     for s in range(4):
-        l0 = _lane(hands[0], s)
         l1 = _lane(hands[1], s)
         l2 = _lane(hands[2], s)
-        ln = l0 | l1 | l2 | _lane(hands[3], s)
-        code = np.uint64(0)
+        l3 = _lane(hands[3], s)
+        ln = _lane(hands[0], s) | l1 | l2 | l3
+        # owner of each card, 2 bits a card from the suit's lowest card in play up:
+        # bit 0 = held by seat 1 or 3, bit 1 = by seat 2 or 3 (x86 pext by byte tables)
+        o0 = l1 | l3
+        o1 = l2 | l3
+        mlo = ln & 255
+        mhi = ln >> 8
+        sh0 = POPCOUNT[mlo]
+        p0 = np.uint64(PEXT8[(mlo << 8) | (o0 & 255)]) | \
+            (np.uint64(PEXT8[(mhi << 8) | (o0 >> 8)]) << np.uint64(sh0))
+        p1 = np.uint64(PEXT8[(mlo << 8) | (o1 & 255)]) | \
+            (np.uint64(PEXT8[(mhi << 8) | (o1 >> 8)]) << np.uint64(sh0))
+        code = SPREAD8[p0 & np.uint64(255)] | (SPREAD8[p0 >> np.uint64(8)] << np.uint64(16)) | \
+            ((SPREAD8[p1 & np.uint64(255)] | (SPREAD8[p1 >> np.uint64(8)] << np.uint64(16)))
+             << np.uint64(1))
         cmask = np.uint64(0)
-        # the owners of the cards of every class but the suit's most common one are keyed
-        # (with the suit lengths, that fixes how many cards of each class each hand holds)
-        major = 0
-        if 0 < cb <= 4:
-            counts = np.uint64(0)
+        if cb > 0:
+            # the owners of the cards of every class but the suit's most common one are
+            # keyed (with the suit lengths, that fixes how many cards of each class each
+            # hand holds); the class of every card goes into the exact part
+            major = 0
+            if cb <= 4:
+                counts = np.uint64(0)
+                t = ln
+                while t != 0:
+                    r = LOWEST[t]
+                    counts += np.uint64(1) << np.uint64(4 * cls[16 * s + r])
+                    t &= t - 1
+                best_n = -1
+                for ci in range(1 << cb):
+                    cn = np.int64((counts >> np.uint64(4 * ci)) & np.uint64(15))
+                    if cn > best_n:
+                        best_n = cn
+                        major = ci
+            n = np.int64(POPCOUNT[ln])
+            k = 0
             t = ln
             while t != 0:
-                r = LOWEST[t]
-                counts += np.uint64(1) << np.uint64(4 * cls[16 * s + r])
-                t &= t - 1
-            best_n = -1
-            for ci in range(1 << cb):
-                cn = np.int64((counts >> np.uint64(4 * ci)) & np.uint64(15))
-                if cn > best_n:
-                    best_n = cn
-                    major = ci
-        k = 0
-        while ln != 0:
-            r = HIGHEST[ln]
-            b = 1 << r
-            if l0 & b:
-                o = 0
-            elif l1 & b:
-                o = 1
-            elif l2 & b:
-                o = 2
-            else:
-                o = 3
-            code |= np.uint64(o) << np.uint64(2 * k)
-            c = cls[16 * s + r]
-            if c != major:
-                cmask |= np.uint64(3) << np.uint64(2 * k)
-            if c != 0:
-                if cb > 0:
+                r = HIGHEST[t]
+                t ^= 1 << r
+                c = cls[16 * s + r]
+                if c != major:
+                    cmask |= np.uint64(3) << np.uint64(2 * (n - 1 - k))
+                if c != 0:
                     word = pos >> 6
                     off = pos & 63
                     kbuf[row, word] |= np.uint64(c) << np.uint64(off)
                     if off + cb > 64:
                         kbuf[row, word + 1] |= np.uint64(c) >> np.uint64(64 - off)
-            pos += cb
-            k += 1
-            ln ^= b
+                pos += cb
+                k += 1
         sh = np.uint64(32 * (s & 1))
         kbuf[row, E + (s >> 1)] |= code << sh
         kbuf[row, E + 2 + (s >> 1)] |= cmask << sh
@@ -771,7 +800,8 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
         lens4 |= k << (4 * s)
         stats[6] += k
         stats[7] += POPCOUNT[ln]
-        m = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
+        nl = np.int64(POPCOUNT[ln])
+        m = ((np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)) << np.uint64(2 * (nl - k))
         if s < 2:
             m0 |= m << np.uint64(32 * (s & 1))
         else:
