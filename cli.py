@@ -170,6 +170,11 @@ opponent, the bracket of the bet declarer vs opponent and whether to double / re
 
 Known limit: each sample is solved as if everyone saw every card (strategy fusion), so
 values lean optimistic for whoever benefits from seeing everything.
+
+Speed: a 32-card deal takes well under a second for every option. On 52 cards the
+declarer's guaranteed value in No Tricks, No Queens and No Hearts (and sometimes No Last
+Two) can take minutes a deal; leave them out with --remaining to get an answer quickly
+(BENCHMARKS.md, "Advisor").
 """
 
 
