@@ -607,30 +607,51 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_exit_next(hands, leader, tl, P):
-    """Does the declarer ``D`` (``P_NEG``) surely lose one of the next two tricks? True
-    when he holds two cards of a suit ``t`` (not hearts under an every-trick heart-lead
-    ban) and a defender holds two cards of ``t``, none below ``D``'s lowest ``l``: if ``D``
-    takes the first trick he keeps ``l`` (another card of ``t``, or of the suit led, or a
-    discard), then leads it, and that defender, still holding ``t``, beats it. The rel
-    card is ``l``."""
-    D = P[P_NEG] - 1
-    if tl < 2:
+def _neg_exits(hands, tl, g, P, masks):
+    """Does the declarer ``D`` (``P_NEG``) surely lose ``g`` of the remaining ``tl``
+    tricks (``2 g <= tl``, no stop cards)? Returns it and the cards whose rank it relies on.
+
+    Exit cards: in a suit ``t`` (not hearts under an every-trick heart-lead ban) where a
+    defender ``q`` holds at least ``2 g`` cards, ``D``'s cards below ``q``'s lowest card of
+    ``t``. ``D`` plays an exit card only to lead after taking a trick, or when he must
+    (following ``t``, or a discard). While ``q`` still holds ``t`` each such trick is lost:
+    ``q`` beats the card, following or leading (a discard is lost anyway). True when ``D``
+    holds ``g`` exit cards: if he lost fewer than ``g`` of the first ``2 g`` tricks, he took
+    more than ``g``, each but maybe the last followed by his lead in the window, so he
+    played ``g`` exit cards there, all lost (``q`` lost at most one card a trick).
+
+    The rel cards are ``D``'s highest exit card of each suit counted: with the suit
+    lengths, the owners down to it fix how many of his cards lie below ``q``'s.
+    """
+    if g < 1 or 2 * g > tl or masks[M_STOP] != 0:
         return False, np.uint64(0)
+    D = P[P_NEG] - 1
+    n = 0
+    rel = np.uint64(0)
     for t in range(4):
         if t == HEARTS and P[P_HEART_BAN] == 1:
             continue
         myt = _lane(hands[D], t)
-        if POPCOUNT[myt] < 2:
+        if myt == 0:
             continue
-        below = (1 << LOWEST[myt]) - 1
+        best = 0
         for q in range(4):
             if q == D:
                 continue
             hq = _lane(hands[q], t)
-            if POPCOUNT[hq] >= 2 and (hq & below) == 0:
-                return True, _bit(16 * t + LOWEST[myt])
-    return False, np.uint64(0)
+            if POPCOUNT[hq] >= 2 * g:
+                u = np.int64(POPCOUNT[myt & ((1 << LOWEST[hq]) - 1)])
+                if u > best:
+                    best = u
+        if best > 0:
+            n += best
+            ln = myt
+            for _ in range(best - 1):
+                ln &= ln - 1
+            rel |= _bit(16 * t + LOWEST[ln])
+            if n >= g:
+                return True, rel
+    return False, rel
 
 
 @njit(**NUMBA_OPTS)
@@ -1416,18 +1437,30 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     stats[11] += 1
                     return needed <= nv
         if P[P_NEG] != 0 and only < 0:
-            # the declarer surely loses one of the next tricks (two): he takes at most
-            # tl - 1 (tl - 2) of them, at most 4 cards each
+            # the declarer surely loses g of the remaining tricks (exit cards), this
+            # trick or this one and the next: he takes at most tl - g of them
             wd = w[P[P_NEG] - 1]
             scm = masks[M_SCORING]
-            if needed <= _neg_lb(hands, tl, tl - 2, pts, tpl, scm) * wd:
-                if needed <= _neg_lb(hands, tl, tl - 1, pts, tpl, scm) * wd:
-                    # (the exit relies on one card only: tried first)
-                    lost, lrel = _neg_exit_next(hands, leader, tl, P)
-                    if not lost:
+            # the fewest tricks g he must lose (at most tl / 2, or 2: else nothing)
+            gmax = max(tl // 2, min(np.int64(2), tl))
+            g = gmax + 1
+            if needed <= _neg_lb(hands, tl, tl - gmax, pts, tpl, scm) * wd:
+                g = np.int64(1)
+                while g < gmax and needed > _neg_lb(hands, tl, tl - g, pts, tpl, scm) * wd:
+                    g += 1
+            if g <= 2:
+                lost, lrel = _neg_exits(hands, tl, g, P, masks)
+                if not lost:
+                    if g == 1:
                         lost, lrel = _neg_lose1(hands, leader, tl, P)
-                else:
-                    lost, lrel = _neg_lose2(hands, leader, tl, P)
+                    else:
+                        lost, lrel = _neg_lose2(hands, leader, tl, P)
+                if lost:
+                    relbuf[ply] = lrel
+                    stats[11] += 1
+                    return True
+            elif 2 * g <= tl:
+                lost, lrel = _neg_exits(hands, tl, g, P, masks)
                 if lost:
                     relbuf[ply] = lrel
                     stats[11] += 1
