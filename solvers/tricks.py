@@ -655,6 +655,81 @@ def _neg_exits(hands, tl, g, P, masks):
 
 
 @njit(**NUMBA_OPTS)
+def _neg_exit_after(hands, D, q, t, u):
+    """Does defender ``q`` still hold suit ``t`` with no card below ``D``'s lowest card of
+    it after one trick led in suit ``u`` (``_neg_lose_one``)? He holds ``t``, none of it
+    below that card, and two cards of it or a card of ``u != t`` (he follows ``u``)."""
+    myt = _lane(hands[D], t)
+    hq = _lane(hands[q], t)
+    if myt == 0 or hq == 0 or (hq & ((1 << LOWEST[myt]) - 1)) != 0:
+        return False
+    return POPCOUNT[hq] >= 2 or (u != t and _lane(hands[q], u) != 0)
+
+
+@njit(**NUMBA_OPTS)
+def _neg_lose_one(hands, leader, tl, P):
+    """Does the declarer ``D`` (``P_NEG``) surely lose one of the
+    remaining ``tl >= 2`` tricks, this one or the next? For each suit ``u`` the leader may
+    lead: ``D`` loses this trick (``_neg_lose1``'s test for ``u``, or ``D`` void in it), or,
+    if he takes it, he leads his lowest card ``l`` of a suit ``t`` next that a defender
+    still holds with no card below ``l`` (``_neg_exit_after``): that defender beats it.
+    (``D`` keeps ``l`` through this trick unless ``u = t`` and ``l`` is his only card of
+    ``t``; then he plays it under that defender and loses this trick.) ``D`` on lead picks
+    one suit ``u`` to lead, other than ``t``. The rel cards are ``D``'s lowest card of
+    each suit."""
+    D = P[P_NEG] - 1
+    rel = np.uint64(0)
+    for s in range(4):
+        my = _lane(hands[D], s)
+        if my != 0:
+            rel |= _bit(16 * s + LOWEST[my])
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    for u in range(4):
+        if u == HEARTS and skip_hearts:
+            continue
+        myu = _lane(hands[D], u)
+        hl = _lane(hands[leader], u)
+        if leader == D:
+            if myu == 0:
+                continue
+            for t in range(4):
+                if t == u or (t == HEARTS and ban == 1):
+                    continue
+                for q in range(4):
+                    if q != D and _neg_exit_after(hands, D, q, t, u):
+                        return True, rel
+            continue
+        if hl == 0 or myu == 0:
+            continue
+        below = (1 << LOWEST[myu]) - 1
+        if (hl & below) == 0:
+            continue
+        forcing = True
+        for q in range(4):
+            if q == D or q == leader:
+                continue
+            hq = _lane(hands[q], u)
+            if hq != 0 and (hq & below) == 0:
+                forcing = False
+        if not forcing:
+            continue
+        ok = False
+        for t in range(4):
+            if t == HEARTS and ban == 1:
+                continue
+            for q in range(4):
+                if q != D and _neg_exit_after(hands, D, q, t, u):
+                    ok = True
+            if ok:
+                break
+        if not ok:
+            return False, rel
+    return leader != D, rel
+
+
+@njit(**NUMBA_OPTS)
 def _neg_lose1(hands, leader, tl, P):
     """Does the declarer ``D`` of a paranoid negative objective (``P_NEG``: no trumps, no
     forced discards) surely lose the trick led now? Returns it and the cards whose rank
@@ -1453,6 +1528,8 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 if not lost:
                     if g == 1:
                         lost, lrel = _neg_lose1(hands, leader, tl, P)
+                        if not lost:
+                            lost, lrel = _neg_lose_one(hands, leader, tl, P)
                     else:
                         lost, lrel = _neg_lose2(hands, leader, tl, P)
                 if lost:
