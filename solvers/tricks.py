@@ -1511,9 +1511,17 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     relbuf[ply] = nrel
                     stats[11] += 1
                     return needed <= nv
-        if P[P_NEG] != 0 and only < 0:
+        uniform = P[P_NEG] != 0 and tpl[1] != 0
+        for k in range(2, tl + 1):
+            if tpl[k] != tpl[1]:
+                uniform = False
+        if uniform and only < 0:
             # the declarer surely loses g of the remaining tricks (exit cards), this
-            # trick or this one and the next: he takes at most tl - g of them
+            # trick or this one and the next: he takes at most tl - g of them. (Only
+            # where every trick scores the same: elsewhere the bound cuts mostly near the
+            # end, and its rel cards cost the table more than the search it saves: No
+            # Queens 10 cards 416k -> 462k nodes, No Last Two 80k -> 94k, No Hearts
+            # about even.)
             wd = w[P[P_NEG] - 1]
             scm = masks[M_SCORING]
             # the fewest tricks g he must lose (at most tl / 2, or 2: else nothing)
