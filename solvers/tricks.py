@@ -629,6 +629,339 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
 
 
 @njit(**NUMBA_OPTS)
+def _neg_exits(hands, tl, g, P, masks):
+    """Does the declarer ``D`` (``P_NEG``) surely lose ``g`` of the remaining ``tl``
+    tricks (``2 g <= tl``, no stop cards)? Returns it and the cards whose rank it relies on.
+
+    Exit cards: in a suit ``t`` (not hearts under an every-trick heart-lead ban) where a
+    defender ``q`` holds at least ``2 g`` cards, ``D``'s cards below ``q``'s lowest card of
+    ``t``. ``D`` plays an exit card only to lead after taking a trick, or when he must
+    (following ``t``, or a discard). While ``q`` still holds ``t`` each such trick is lost:
+    ``q`` beats the card, following or leading (a discard is lost anyway). True when ``D``
+    holds ``g`` exit cards: if he lost fewer than ``g`` of the first ``2 g`` tricks, he took
+    more than ``g``, each but maybe the last followed by his lead in the window, so he
+    played ``g`` exit cards there, all lost (``q`` lost at most one card a trick).
+
+    The rel cards are ``D``'s highest exit card of each suit counted: with the suit
+    lengths, the owners down to it fix how many of his cards lie below ``q``'s.
+    """
+    if g < 1 or 2 * g > tl or masks[M_STOP] != 0:
+        return False, np.uint64(0)
+    D = P[P_NEG] - 1
+    n = 0
+    rel = np.uint64(0)
+    for t in range(4):
+        if t == HEARTS and P[P_HEART_BAN] == 1:
+            continue
+        myt = _lane(hands[D], t)
+        if myt == 0:
+            continue
+        best = 0
+        for q in range(4):
+            if q == D:
+                continue
+            hq = _lane(hands[q], t)
+            if POPCOUNT[hq] >= 2 * g:
+                u = np.int64(POPCOUNT[myt & ((1 << LOWEST[hq]) - 1)])
+                if u > best:
+                    best = u
+        if best > 0:
+            n += best
+            ln = myt
+            for _ in range(best - 1):
+                ln &= ln - 1
+            rel |= _bit(16 * t + LOWEST[ln])
+            if n >= g:
+                return True, rel
+    return False, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_exit_after(hands, D, q, t, u):
+    """Does defender ``q`` still hold suit ``t`` with no card below ``D``'s lowest card of
+    it after one trick led in suit ``u`` (``_neg_lose_one``)? He holds ``t``, none of it
+    below that card, and two cards of it or a card of ``u != t`` (he follows ``u``)."""
+    myt = _lane(hands[D], t)
+    hq = _lane(hands[q], t)
+    if myt == 0 or hq == 0 or (hq & ((1 << LOWEST[myt]) - 1)) != 0:
+        return False
+    return POPCOUNT[hq] >= 2 or (u != t and _lane(hands[q], u) != 0)
+
+
+@njit(**NUMBA_OPTS)
+def _neg_lose_one(hands, leader, tl, P):
+    """Does the declarer ``D`` (``P_NEG``) surely lose one of the
+    remaining ``tl >= 2`` tricks, this one or the next? For each suit ``u`` the leader may
+    lead: ``D`` loses this trick (``_neg_lose1``'s test for ``u``, or ``D`` void in it), or,
+    if he takes it, he leads his lowest card ``l`` of a suit ``t`` next that a defender
+    still holds with no card below ``l`` (``_neg_exit_after``): that defender beats it.
+    (``D`` keeps ``l`` through this trick unless ``u = t`` and ``l`` is his only card of
+    ``t``; then he plays it under that defender and loses this trick.) ``D`` on lead picks
+    one suit ``u`` to lead, other than ``t``. The rel cards are ``D``'s lowest card of
+    each suit."""
+    D = P[P_NEG] - 1
+    rel = np.uint64(0)
+    for s in range(4):
+        my = _lane(hands[D], s)
+        if my != 0:
+            rel |= _bit(16 * s + LOWEST[my])
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    for u in range(4):
+        if u == HEARTS and skip_hearts:
+            continue
+        myu = _lane(hands[D], u)
+        hl = _lane(hands[leader], u)
+        if leader == D:
+            if myu == 0:
+                continue
+            for t in range(4):
+                if t == u or (t == HEARTS and ban == 1):
+                    continue
+                for q in range(4):
+                    if q != D and _neg_exit_after(hands, D, q, t, u):
+                        return True, rel
+            continue
+        if hl == 0 or myu == 0:
+            continue
+        below = (1 << LOWEST[myu]) - 1
+        if (hl & below) == 0:
+            continue
+        forcing = True
+        for q in range(4):
+            if q == D or q == leader:
+                continue
+            hq = _lane(hands[q], u)
+            if hq != 0 and (hq & below) == 0:
+                forcing = False
+        if not forcing:
+            continue
+        ok = False
+        for t in range(4):
+            if t == HEARTS and ban == 1:
+                continue
+            for q in range(4):
+                if q != D and _neg_exit_after(hands, D, q, t, u):
+                    ok = True
+            if ok:
+                break
+        if not ok:
+            return False, rel
+    return leader != D, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_lose1(hands, leader, tl, P):
+    """Does the declarer ``D`` of a paranoid negative objective (``P_NEG``: no trumps, no
+    forced discards) surely lose the trick led now? Returns it and the cards whose rank
+    that relies on.
+
+    * ``D`` on lead: he has an exit, a suit ``s`` (heart-lead bans respected) that a
+      defender holds with no card below ``D``'s lowest ``l``: he leads ``l`` and that
+      defender, following suit, beats it.
+    * A defender ``L`` on lead: ``D`` loses whenever he is void in the suit ``s`` led (he
+      discards: no trumps) or the trick gets a card of ``s`` above his lowest ``l``: he
+      then plays ``l`` (or any card below the top) and some card beats it. That happens
+      when ``L`` has no card of ``s`` below ``l`` (he leads above it) or another defender
+      holds ``s`` but no card of it below ``l`` (he must follow above it). True when it
+      does for every suit ``L`` may lead.
+
+    The rel cards are those ``l``: with the suit lengths, the owners of the cards down
+    to ``l`` fix how many cards of ``s`` each hand holds below ``l``.
+    """
+    D = P[P_NEG] - 1
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    rel = np.uint64(0)
+    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    if leader == D:
+        for s in range(4):
+            if s == HEARTS and skip_hearts:
+                continue
+            my = _lane(hands[D], s)
+            if my == 0:
+                continue
+            l = LOWEST[my]
+            below = (1 << l) - 1
+            for q in range(4):
+                if q == D:
+                    continue
+                hq = _lane(hands[q], s)
+                if hq != 0 and (hq & below) == 0:
+                    return True, _bit(16 * s + l)
+        return False, rel
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        my = _lane(hands[D], s)
+        hl = _lane(hands[leader], s)
+        if my == 0 or hl == 0:
+            continue
+        l = LOWEST[my]
+        below = (1 << l) - 1
+        rel |= _bit(16 * s + l)
+        if (hl & below) == 0:
+            continue
+        forcing = True
+        for q in range(4):
+            if q == D or q == leader:
+                continue
+            hq = _lane(hands[q], s)
+            if hq != 0 and (hq & below) == 0:
+                forcing = False
+                break
+        if forcing:
+            return False, rel
+    return True, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_guarded(hands, D, s, lp, t):
+    """Can no defender force ``D`` to take a trick led in suit ``s`` once a trick led in
+    suit ``t`` has been played, ``D``'s lowest card of ``s`` being then at most ``lp``?
+    (``_neg_lose2``.) True when no defender holds a card of ``s`` below ``lp`` (nobody
+    leads under ``D``) or one holds ``s`` with no card below ``lp`` and still holds ``s``
+    then: two cards of it, or one and a card of ``t != s`` (he follows ``t``)."""
+    below = (1 << lp) - 1
+    oth = 0
+    for q in range(4):
+        if q != D:
+            oth |= _lane(hands[q], s)
+    if (oth & below) == 0:
+        return True
+    for q in range(4):
+        if q == D:
+            continue
+        hq = _lane(hands[q], s)
+        if hq != 0 and (hq & below) == 0 and (
+                POPCOUNT[hq] >= 2 or (s != t and _lane(hands[q], t) != 0)):
+            return True
+    return False
+
+
+@njit(**NUMBA_OPTS)
+def _neg_lose2(hands, leader, tl, P):
+    """Does the declarer ``D`` (``P_NEG``) surely lose the trick led now and the next one?
+    Returns it and the cards whose rank it relies on (``D``'s lowest card of each suit).
+
+    For every suit ``t`` the leader ``L`` may lead (a defender) the first trick is lost as
+    in ``_neg_lose1``; ``D`` on lead needs one exit suit ``t`` for which all this holds.
+    In the first trick ``D`` plays his highest card below the top (his lowest card of
+    ``t`` becomes at most his second lowest ``d_1``), or, void in ``t``, discards the
+    highest card of a suit (its lowest stays, or the suit goes). The second trick, led by
+    some defender, is lost when every suit ``s`` of ``D`` is guarded (``_neg_guarded``)
+    with ``D``'s lowest card of ``s`` at most ``d_1`` of ``t`` for ``s = t``, else ``d_0``.
+    """
+    D = P[P_NEG] - 1
+    rel = np.uint64(0)
+    for s in range(4):
+        my = _lane(hands[D], s)
+        if my != 0:
+            rel |= _bit(16 * s + LOWEST[my])
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    any_ok = False
+    for t in range(4):
+        if t == HEARTS and skip_hearts:
+            continue
+        myt = _lane(hands[D], t)
+        if leader == D:
+            if myt == 0:
+                continue
+            # an exit: a defender holds t but no card of it below D's lowest
+            below = (1 << LOWEST[myt]) - 1
+            ex = False
+            for q in range(4):
+                if q != D:
+                    hq = _lane(hands[q], t)
+                    if hq != 0 and (hq & below) == 0:
+                        ex = True
+            if not ex:
+                continue
+        else:
+            hl = _lane(hands[leader], t)
+            if hl == 0:
+                continue
+            if myt != 0:
+                below = (1 << LOWEST[myt]) - 1
+                if (hl & below) != 0:
+                    forcing = True
+                    for q in range(4):
+                        if q == D or q == leader:
+                            continue
+                        hq = _lane(hands[q], t)
+                        if hq != 0 and (hq & below) == 0:
+                            forcing = False
+                    if forcing:
+                        return False, rel
+        # the second trick
+        ok = True
+        for s in range(4):
+            my = _lane(hands[D], s)
+            if my == 0:
+                continue
+            if s == t:
+                my &= my - 1
+                if my == 0:
+                    continue
+            if not _neg_guarded(hands, D, s, LOWEST[my], t):
+                ok = False
+                break
+        if leader == D:
+            if ok:
+                return True, rel
+        elif not ok:
+            return False, rel
+        any_ok = True
+    return (leader != D) and any_ok, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_lb(hands, tl, U, pts, tpl, scm):
+    """Least points of a seat who takes at most ``U`` of the ``tl`` remaining tricks: the
+    ``U`` dearest tricks' points and the ``4 U`` dearest scoring cards still in hands."""
+    if U <= 0:
+        return 0
+    v = 0
+    mono = True
+    for k in range(2, tl + 1):
+        if tpl[k] < tpl[k - 1]:
+            mono = False
+    if U >= tl or mono:
+        for k in range(1, min(U, tl) + 1):
+            v += tpl[k]
+    else:
+        tv = np.sort(tpl[1:tl + 1])
+        for k in range(U):
+            v += tv[k]
+    sc = (hands[0] | hands[1] | hands[2] | hands[3]) & scm
+    n = 0
+    cv = 0
+    for s in range(4):
+        ln = _lane(sc, s)
+        while ln != 0:
+            cv += pts[16 * s + LOWEST[ln]]
+            n += 1
+            ln &= ln - 1
+    if n <= 4 * U:
+        return v + cv
+    buf = np.zeros(n, dtype=np.int64)
+    n = 0
+    for s in range(4):
+        ln = _lane(sc, s)
+        while ln != 0:
+            buf[n] = pts[16 * s + LOWEST[ln]]
+            n += 1
+            ln &= ln - 1
+    buf.sort()
+    for i in range(4 * U):
+        v += buf[i]
+    return v
+
+
+@njit(**NUMBA_OPTS)
 def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
     """Fill ``kbuf[row]``: the exact part of the key (words ``0..E-1``: leader, tricks
     left, bonus state, Ravage counts, suit lengths of each hand, class layout of each
@@ -1208,6 +1541,45 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     relbuf[ply] = nrel
                     stats[11] += 1
                     return needed <= nv
+        uniform = P[P_NEG] != 0 and tpl[1] != 0
+        for k in range(2, tl + 1):
+            if tpl[k] != tpl[1]:
+                uniform = False
+        if uniform and only < 0:
+            # the declarer surely loses g of the remaining tricks (exit cards), this
+            # trick or this one and the next: he takes at most tl - g of them. (Only
+            # where every trick scores the same: elsewhere the bound cuts mostly near the
+            # end, and its rel cards cost the table more than the search it saves: No
+            # Queens 10 cards 416k -> 462k nodes, No Last Two 80k -> 94k, No Hearts
+            # about even.)
+            wd = w[P[P_NEG] - 1]
+            scm = masks[M_SCORING]
+            # the fewest tricks g he must lose (at most tl / 2, or 2: else nothing)
+            gmax = max(tl // 2, min(np.int64(2), tl))
+            g = gmax + 1
+            if needed <= _neg_lb(hands, tl, tl - gmax, pts, tpl, scm) * wd:
+                g = np.int64(1)
+                while g < gmax and needed > _neg_lb(hands, tl, tl - g, pts, tpl, scm) * wd:
+                    g += 1
+            if g <= 2:
+                lost, lrel = _neg_exits(hands, tl, g, P, masks)
+                if not lost:
+                    if g == 1:
+                        lost, lrel = _neg_lose1(hands, leader, tl, P)
+                        if not lost:
+                            lost, lrel = _neg_lose_one(hands, leader, tl, P)
+                    else:
+                        lost, lrel = _neg_lose2(hands, leader, tl, P)
+                if lost:
+                    relbuf[ply] = lrel
+                    stats[11] += 1
+                    return True
+            elif 2 * g <= tl:
+                lost, lrel = _neg_exits(hands, tl, g, P, masks)
+                if lost:
+                    relbuf[ply] = lrel
+                    stats[11] += 1
+                    return True
         if P[P_QT] != 0 and only < 0:
             # (a bound on the best play, not on one given card)
             q, qrel = _quick_tricks(hands, leader, tl, P, w)
