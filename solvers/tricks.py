@@ -374,6 +374,88 @@ def _lead_lost(hands, L, tl, P):
 
 
 @njit(**NUMBA_OPTS)
+def _win_cash(hands, hh, c, tl, P):
+    """Tricks seat ``hh`` surely takes when it wins the trick in progress with card ``c``
+    (still in its hand, or already played) and then cashes its top cards: 1 + its
+    ``_qt_single`` count (notrump only) with ``c`` out of its hand and every other seat
+    still holding all its cards. The later seats' plays to this trick and any discards
+    only take cards away from the others, which never lowers that count (a suit counts
+    ``hh``'s cards above the others' best card, or all of them when the others are void),
+    so it is a lower bound on what ``hh`` cashes after the trick. Returns (count, rel):
+    rel holds ``c`` and the others' best card of each counted suit."""
+    b = _bit(c)
+    mine = (hands[hh] & b) != 0
+    if mine:
+        hands[hh] &= ~b
+    n, rel = _qt_single(hands, hh, tl - 1, P)
+    if mine:
+        hands[hh] |= b
+    return 1 + n, rel | b
+
+
+@njit(**NUMBA_OPTS)
+def _trick_cash(hands, tbuf, base, nt, leader, tl, P):
+    """Mid-trick (``nt`` >= 1), notrump: the seat that surely wins the trick in progress
+    (the owner of the highest card of the suit led among the cards played and the later
+    seats' hands: it plays that card, nobody can beat it) and the tricks it surely takes
+    (``_win_cash``). Returns (seat, count, rel)."""
+    led = tbuf[base] >> 4
+    best = -1
+    hh = -1
+    for i in range(nt):
+        c = tbuf[base + i]
+        if (c >> 4) == led and (c & 15) > best:
+            best = c & 15
+            hh = (leader + i) % 4
+    for j in range(nt, 4):
+        q = (leader + j) % 4
+        ln = _lane(hands[q], led)
+        if ln != 0 and HIGHEST[ln] > best:
+            best = HIGHEST[ln]
+            hh = q
+    n, rel = _win_cash(hands, hh, np.int64(16 * led + best), tl, P)
+    return hh, n, rel
+
+
+@njit(**NUMBA_OPTS)
+def _lost_cash(hands, L, tl, P, w, T, al):
+    """Notrump, seat ``L`` on lead: when the top card of every suit ``L`` may lead is held by
+    a seat of the other role, that seat wins the trick (it plays the top card) and then
+    takes ``_win_cash`` tricks in all (each worth ``T`` times its weight), the other tricks
+    counted at ``al`` (the best trick for ``L``'s role). Returns (ok, bound, rel): the best
+    value ``L``'s role can reach over its choice of suit (an upper bound when ``L``
+    maximises, a lower bound when he minimises)."""
+    mxL = (P[P_MAXMASK] >> L) & 1
+    ban = P[P_HEART_BAN]
+    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
+        (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    rel = np.uint64(0)
+    bound = np.int64(0)
+    ok = False
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        if _lane(hands[L], s) == 0:
+            continue
+        top = -1
+        owner = -1
+        for q in range(4):
+            ln = _lane(hands[q], s)
+            if ln != 0 and HIGHEST[ln] > top:
+                top = HIGHEST[ln]
+                owner = q
+        if ((P[P_MAXMASK] >> owner) & 1) == mxL:
+            return False, np.int64(0), np.uint64(0)
+        n, r = _win_cash(hands, owner, np.int64(16 * s + top), tl, P)
+        v = n * T * w[owner] + (tl - n) * al
+        if (not ok) or (mxL and v > bound) or ((not mxL) and v < bound):
+            bound = v
+        rel |= r
+        ok = True
+    return ok, bound, rel
+
+
+@njit(**NUMBA_OPTS)
 def _duck_safe(my, oth):
     """Can the declarer, holding lane ``my`` of a suit, always play a card of it below the
     card a defender leads, the defenders holding lane ``oth`` of it?
@@ -1222,13 +1304,20 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                             al = v
                         if ((P[P_MAXMASK] >> i) & 1) != mxl and v < ob:
                             ob = v
+                bnd = ob + (tl - 1) * al
+                if P[P_TRUMP] < 0:
+                    # notrump: the winner then cashes its top cards (a tighter bound)
+                    ok2, b2, r2 = _lost_cash(hands, leader, tl, P, w, T, al)
+                    if ok2:
+                        bnd = b2
+                        lrel = r2
                 if mxl:
-                    if needed > ob + (tl - 1) * al:
+                    if needed > bnd:
                         relbuf[ply] = lrel
                         stats[11] += 1
                         return False
                 else:
-                    if needed <= ob + (tl - 1) * al:
+                    if needed <= bnd:
                         relbuf[ply] = lrel
                         stats[11] += 1
                         return True
@@ -1254,6 +1343,28 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                         first = _from_rel(hands, mv_i)
                 i = (tp_i >> 16) - 1
             use_tt = True
+    elif nt < 3 and P[P_QT] != 0 and P[P_TRUMP] < 0 and only < 0:
+        # notrump, mid-trick: the sure winner of this trick, then its cashing tricks
+        hh, q, qrel = _trick_cash(hands, tbuf, base, nt, leader, tl, P)
+        T = tpl[tl]
+        if (P[P_MAXMASK] >> hh) & 1:
+            mn = T * w[0]
+            for i in range(1, 4):
+                if T * w[i] < mn:
+                    mn = T * w[i]
+            if needed <= q * T * w[hh] + (tl - q) * mn:
+                relbuf[ply] = qrel
+                stats[11] += 1
+                return True
+        else:
+            mx = T * w[0]
+            for i in range(1, 4):
+                if T * w[i] > mx:
+                    mx = T * w[i]
+            if needed > q * T * w[hh] + (tl - q) * mx:
+                relbuf[ply] = qrel
+                stats[11] += 1
+                return False
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
     if only >= 0:
