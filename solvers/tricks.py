@@ -26,7 +26,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   seats would discard on it), the table's best lead first;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
-  No Tricks), and a lead the leader's side surely loses (``_lead_lost``); for a paranoid
+  No Tricks), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
+  the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the sure winner of
+  the trick in progress and its cashing tricks (``_trick_cash``); for a paranoid
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
   (``_neg_bounds``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
@@ -1462,74 +1464,11 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
 
 
 @njit(**NUMBA_OPTS)
-def _playout(hands0, tbuf0, nt, leader, tl, only, P, w, pts, tpl, cls, masks, mbuf):
-    """Value of one line of play: every seat plays the card ``_order`` puts first (a
-    guess of the value for the first null-window test; only for ``P_QT`` objectives, where
-    no terminal adjustment applies)."""
-    hands = hands0.copy()
-    tbuf = tbuf0.copy()
-    v = 0
-    while tl >= 1:
-        base = 4 * tl
-        p = (leader + nt) % 4
-        if only >= 0:
-            c = only
-            only = -1
-        else:
-            legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
-            n, sk = _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf,
-                           base + nt, np.int64(-1), masks)
-            c = mbuf[base + nt, 0]
-        hands[p] &= ~_bit(c)
-        tbuf[base + nt] = c
-        if nt == 3:
-            wi = _winner_index(tbuf, base, P[P_TRUMP])
-            win = (leader + wi) % 4
-            tp = tpl[tl]
-            for i in range(4):
-                tp += pts[tbuf[base + i]]
-            v += w[win] * tp
-            leader = win
-            tl -= 1
-            nt = 0
-            if (hands[0] | hands[1] | hands[2] | hands[3]) == 0:
-                break
-        else:
-            nt += 1
-    return v
-
-
-@njit(**NUMBA_OPTS)
 def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi,
            P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
            ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
-    """Exact value by null-window tests over the grid [lo, hi]: with ``P_QT``, first at a
-    guess (``_playout``) and its neighbour, where the tests are tight and cheap; then a
-    binary search."""
+    """Exact value by a binary search of null-window tests over the grid [lo, hi]."""
     g = P[P_GRID]
-    if P[P_QT] != 0 and lo < hi:
-        guess = _playout(hands, tbuf, nt, leader, tl, only, P, w, pts, tpl, cls, masks, mbuf)
-        k = (guess - lo) // g
-        t = lo + k * g
-        if t > hi:
-            t = hi
-        for step in range(2):
-            if t <= lo or t > hi:
-                break
-            stats[1] += 1
-            ok = _search(hands, tbuf, nt, leader, tl, t, st_t, st_c, rcnt, only,
-                         P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
-                         ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
-            if stats[8] != 0:
-                return lo
-            if ok:
-                lo = t
-                t = t + g
-            else:
-                hi = t - g
-                t = t - g
-            if lo >= hi:
-                break
     while lo < hi:
         steps = (hi - lo) // g
         mid = lo + ((steps + 1) // 2) * g
