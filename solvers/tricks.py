@@ -28,7 +28,7 @@ Speed-ups, after Bo Haglund's description of DDS:
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
   the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the sure winner of
-  the trick in progress and its cashing tricks (``_trick_cash``); for a paranoid
+  the trick in progress and its cashing tricks (``_trick_top``, ``_win_cash``); for a paranoid
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
   (``_neg_bounds``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
@@ -406,11 +406,11 @@ def _win_cash(hands, hh, c, tl, P):
 
 
 @njit(**NUMBA_OPTS)
-def _trick_cash(hands, tbuf, base, nt, leader, tl, P):
+def _trick_top(hands, tbuf, base, nt, leader):
     """Mid-trick (``nt`` >= 1), notrump: the seat that surely wins the trick in progress
     (the owner of the highest card of the suit led among the cards played and the later
-    seats' hands: it plays that card, nobody can beat it) and the tricks it surely takes
-    (``_win_cash``). Returns (seat, count, rel)."""
+    seats' hands: it plays that card, nobody can beat it) and that card. With
+    ``_win_cash``: the tricks it surely takes."""
     led = tbuf[base] >> 4
     best = -1
     hh = -1
@@ -425,8 +425,7 @@ def _trick_cash(hands, tbuf, base, nt, leader, tl, P):
         if ln != 0 and HIGHEST[ln] > best:
             best = HIGHEST[ln]
             hh = q
-    n, rel = _win_cash(hands, hh, np.int64(16 * led + best), tl, P)
-    return hh, n, rel
+    return hh, np.int64(16 * led + best)
 
 
 @njit(**NUMBA_OPTS)
@@ -1317,8 +1316,9 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                         if ((P[P_MAXMASK] >> i) & 1) != mxl and v < ob:
                             ob = v
                 bnd = ob + (tl - 1) * al
-                if P[P_TRUMP] < 0:
-                    # notrump: the winner then cashes its top cards (a tighter bound)
+                if P[P_TRUMP] < 0 and ((mxl and needed <= bnd) or ((not mxl) and needed > bnd)):
+                    # notrump: the winner then cashes its top cards (a tighter bound, which
+                    # relies on more cards: only when the plain one does not decide)
                     ok2, b2, r2 = _lost_cash(hands, leader, tl, P, w, T, al)
                     if ok2:
                         bnd = b2
@@ -1357,23 +1357,35 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             use_tt = True
     elif nt < 3 and P[P_QT] != 0 and P[P_TRUMP] < 0 and only < 0:
         # notrump, mid-trick: the sure winner of this trick, then its cashing tricks
-        hh, q, qrel = _trick_cash(hands, tbuf, base, nt, leader, tl, P)
+        # (_qt_single is called only when the count can decide: the trick alone, or
+        # every card of the winner's hand a trick)
+        hh, c = _trick_top(hands, tbuf, base, nt, leader)
         T = tpl[tl]
-        if (P[P_MAXMASK] >> hh) & 1:
-            mn = T * w[0]
-            for i in range(1, 4):
-                if T * w[i] < mn:
-                    mn = T * w[i]
-            if needed <= q * T * w[hh] + (tl - q) * mn:
+        A = T * w[hh]
+        hmax = (P[P_MAXMASK] >> hh) & 1
+        ext = T * w[0]
+        for i in range(1, 4):
+            if (hmax and T * w[i] < ext) or ((not hmax) and T * w[i] > ext):
+                ext = T * w[i]
+        hl = hands[hh] & ~_bit(c)
+        cap = np.int64(POPCOUNT[_lane(hl, 0)] + POPCOUNT[_lane(hl, 1)] +
+                       POPCOUNT[_lane(hl, 2)] + POPCOUNT[_lane(hl, 3)]) + 1
+        if cap > tl:
+            cap = tl
+        # the value is monotone in the count q (A is at least as good as ext for hh's role)
+        if (hmax and needed <= cap * A + (tl - cap) * ext) or (
+                (not hmax) and needed > cap * A + (tl - cap) * ext):
+            if (hmax and needed <= A + (tl - 1) * ext) or (
+                    (not hmax) and needed > A + (tl - 1) * ext):
+                q = np.int64(1)
+                qrel = _bit(c)
+            else:
+                q, qrel = _win_cash(hands, hh, c, tl, P)
+            if hmax and needed <= q * A + (tl - q) * ext:
                 relbuf[ply] = qrel
                 stats[11] += 1
                 return True
-        else:
-            mx = T * w[0]
-            for i in range(1, 4):
-                if T * w[i] > mx:
-                    mx = T * w[i]
-            if needed > q * T * w[hh] + (tl - q) * mx:
+            if (not hmax) and needed > q * A + (tl - q) * ext:
                 relbuf[ply] = qrel
                 stats[11] += 1
                 return False
