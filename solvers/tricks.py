@@ -429,6 +429,42 @@ def _trick_top(hands, tbuf, base, nt, leader):
 
 
 @njit(**NUMBA_OPTS)
+def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl):
+    """Notrump, mid-trick (``P_QT``): 1 when the sure winner of the trick in progress
+    (``_trick_top``) is a maximiser whose sure tricks (the trick alone, else
+    ``_win_cash``; ``_qt_single`` only when its count can decide) reach ``needed``, -1
+    when it is a minimiser whose sure tricks keep the value below it, else 0; and the
+    cards that relies on."""
+    hh, c = _trick_top(hands, tbuf, base, nt, leader)
+    T = tpl[tl]
+    A = T * w[hh]
+    hmax = (P[P_MAXMASK] >> hh) & 1
+    ext = T * w[0]
+    for i in range(1, 4):
+        if (hmax and T * w[i] < ext) or ((not hmax) and T * w[i] > ext):
+            ext = T * w[i]
+    hl = hands[hh] & ~_bit(c)
+    cap = np.int64(POPCOUNT[_lane(hl, 0)] + POPCOUNT[_lane(hl, 1)] +
+                   POPCOUNT[_lane(hl, 2)] + POPCOUNT[_lane(hl, 3)]) + 1
+    if cap > tl:
+        cap = tl
+    # the value is monotone in the count q (A is at least as good as ext for hh's role)
+    if (hmax and needed <= cap * A + (tl - cap) * ext) or (
+            (not hmax) and needed > cap * A + (tl - cap) * ext):
+        if (hmax and needed <= A + (tl - 1) * ext) or (
+                (not hmax) and needed > A + (tl - 1) * ext):
+            q = np.int64(1)
+            qrel = _bit(c)
+        else:
+            q, qrel = _win_cash(hands, hh, c, tl, P)
+        if hmax and needed <= q * A + (tl - q) * ext:
+            return 1, qrel
+        if (not hmax) and needed > q * A + (tl - q) * ext:
+            return -1, qrel
+    return 0, np.uint64(0)
+
+
+@njit(**NUMBA_OPTS)
 def _lost_cash(hands, L, tl, P, w, T, al):
     """Notrump, seat ``L`` on lead: when the top card of every suit ``L`` may lead is held by
     a seat of the other role, that seat wins the trick (it plays the top card) and then
@@ -1357,38 +1393,11 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             use_tt = True
     elif nt < 3 and P[P_QT] != 0 and P[P_TRUMP] < 0 and only < 0:
         # notrump, mid-trick: the sure winner of this trick, then its cashing tricks
-        # (_qt_single is called only when the count can decide: the trick alone, or
-        # every card of the winner's hand a trick)
-        hh, c = _trick_top(hands, tbuf, base, nt, leader)
-        T = tpl[tl]
-        A = T * w[hh]
-        hmax = (P[P_MAXMASK] >> hh) & 1
-        ext = T * w[0]
-        for i in range(1, 4):
-            if (hmax and T * w[i] < ext) or ((not hmax) and T * w[i] > ext):
-                ext = T * w[i]
-        hl = hands[hh] & ~_bit(c)
-        cap = np.int64(POPCOUNT[_lane(hl, 0)] + POPCOUNT[_lane(hl, 1)] +
-                       POPCOUNT[_lane(hl, 2)] + POPCOUNT[_lane(hl, 3)]) + 1
-        if cap > tl:
-            cap = tl
-        # the value is monotone in the count q (A is at least as good as ext for hh's role)
-        if (hmax and needed <= cap * A + (tl - cap) * ext) or (
-                (not hmax) and needed > cap * A + (tl - cap) * ext):
-            if (hmax and needed <= A + (tl - 1) * ext) or (
-                    (not hmax) and needed > A + (tl - 1) * ext):
-                q = np.int64(1)
-                qrel = _bit(c)
-            else:
-                q, qrel = _win_cash(hands, hh, c, tl, P)
-            if hmax and needed <= q * A + (tl - q) * ext:
-                relbuf[ply] = qrel
-                stats[11] += 1
-                return True
-            if (not hmax) and needed > q * A + (tl - q) * ext:
-                relbuf[ply] = qrel
-                stats[11] += 1
-                return False
+        mres, mrel = _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl)
+        if mres != 0:
+            relbuf[ply] = mrel
+            stats[11] += 1
+            return mres > 0
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
     if only >= 0:
