@@ -28,9 +28,11 @@ Speed-ups, after Bo Haglund's description of DDS:
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
   the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the sure winner of
-  the trick in progress and its cashing tricks (``_trick_top``, ``_win_cash``); for a paranoid
+  the trick in progress and its cashing tricks (``_mid_bound``); for a paranoid
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
-  (``_neg_bounds``); the last trick is played out directly;
+  (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he surely
+  loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
+  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
