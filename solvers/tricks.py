@@ -273,6 +273,32 @@ def _bounds(hands, tbuf, base, nt, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks)
 
 
 @njit(**NUMBA_OPTS)
+def _heart_ban_now(tl, P):
+    """Does a heart-lead ban apply to a lead with ``tl`` tricks left?"""
+    ban = P[P_HEART_BAN]
+    return ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+
+
+@njit(**NUMBA_OPTS)
+def _hearts_banned(hands, L, tl, P):
+    """May seat ``L`` not lead a heart now (a ban applies and he holds another suit)?"""
+    return _heart_ban_now(tl, P) and (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+
+
+@njit(**NUMBA_OPTS)
+def _top_owner(hands, s):
+    """(rank, seat) of the highest card of suit ``s`` in hands; (-1, -1) when none."""
+    top = -1
+    owner = -1
+    for q in range(4):
+        ln = _lane(hands[q], s)
+        if ln != 0 and HIGHEST[ln] > top:
+            top = HIGHEST[ln]
+            owner = q
+    return top, owner
+
+
+@njit(**NUMBA_OPTS)
 def _qt_single(hands, L, tl, P):
     """Tricks seat ``L``, on lead, can cash at once with cards above everybody else's.
 
@@ -282,8 +308,7 @@ def _qt_single(hands, L, tl, P):
     whose rank the count relies on (the best card of the others in each counted suit).
     """
     trump = P[P_TRUMP]
-    ban = P[P_HEART_BAN]
-    skip_hearts = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = _heart_ban_now(tl, P)
     others = np.uint64(0)
     for q in range(4):
         if q != L:
@@ -337,8 +362,7 @@ def _quick_tricks(hands, L, tl, P, w):
     n, rel = _qt_single(hands, L, tl, P)
     if P[P_TRUMP] >= 0 or n >= tl:
         return n, rel
-    ban = P[P_HEART_BAN]
-    skip_hearts = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = _heart_ban_now(tl, P)
     mxL = (P[P_MAXMASK] >> L) & 1
     team = np.uint64(0)
     for t in range(4):
@@ -387,22 +411,14 @@ def _lead_lost(hands, L, tl, P):
         for t in range(4):
             if t != L and ((P[P_MAXMASK] >> t) & 1) == mxL and _lane(hands[t], trump) != 0:
                 return False, np.uint64(0)
-    ban = P[P_HEART_BAN]
-    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
-        (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, L, tl, P)
     rel = np.uint64(0)
     for s in range(4):
         if s == HEARTS and skip_hearts:
             continue
         if _lane(hands[L], s) == 0:
             continue
-        top = -1
-        owner = -1
-        for q in range(4):
-            ln = _lane(hands[q], s)
-            if ln != 0 and HIGHEST[ln] > top:
-                top = HIGHEST[ln]
-                owner = q
+        top, owner = _top_owner(hands, s)
         if ((P[P_MAXMASK] >> owner) & 1) == mxL:
             return False, np.uint64(0)
         rel |= _bit(16 * s + top)
@@ -497,9 +513,7 @@ def _lost_cash(hands, L, tl, P, w, T, al):
     value ``L``'s role can reach over its choice of suit (an upper bound when ``L``
     maximises, a lower bound when he minimises)."""
     mxL = (P[P_MAXMASK] >> L) & 1
-    ban = P[P_HEART_BAN]
-    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
-        (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, L, tl, P)
     rel = np.uint64(0)
     bound = np.int64(0)
     ok = False
@@ -508,13 +522,7 @@ def _lost_cash(hands, L, tl, P, w, T, al):
             continue
         if _lane(hands[L], s) == 0:
             continue
-        top = -1
-        owner = -1
-        for q in range(4):
-            ln = _lane(hands[q], s)
-            if ln != 0 and HIGHEST[ln] > top:
-                top = HIGHEST[ln]
-                owner = q
+        top, owner = _top_owner(hands, s)
         if ((P[P_MAXMASK] >> owner) & 1) == mxL:
             return False, np.int64(0), np.uint64(0)
         n, r = _win_cash(hands, owner, np.int64(16 * s + top), tl, P)
@@ -634,9 +642,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
     rel = np.uint64(0)
     safe = True
     exit_ok = leader != D
-    ban = P[P_HEART_BAN]
-    dban = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
-        (hands[D] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    dban = _hearts_banned(hands, D, tl, P)
     for s in range(4):
         my = _lane(hands[D], s)
         if my == 0:
@@ -675,9 +681,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
         for k in range(tl - K + 1, tl + 1):
             v += tpl[k]
         return 2, wd * v, rel
-    ban = P[P_HEART_BAN]
-    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
-        (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     best = np.int64(1) << 60
     rel = np.uint64(0)
     found = False
@@ -836,9 +840,7 @@ def _neg_lose_one(hands, leader, tl, P):
         my = _lane(hands[D], s)
         if my != 0:
             rel |= _bit(16 * s + LOWEST[my])
-    ban = P[P_HEART_BAN]
-    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
-    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     for u in range(4):
         if u == HEARTS and skip_hearts:
             continue
@@ -848,7 +850,7 @@ def _neg_lose_one(hands, leader, tl, P):
             if myu == 0:
                 continue
             for t in range(4):
-                if t == u or (t == HEARTS and ban == 1):
+                if t == u or (t == HEARTS and P[P_HEART_BAN] == 1):
                     continue
                 for q in range(4):
                     if q != D and _neg_exit_after(hands, D, q, t, u):
@@ -870,7 +872,7 @@ def _neg_lose_one(hands, leader, tl, P):
             continue
         ok = False
         for t in range(4):
-            if t == HEARTS and ban == 1:
+            if t == HEARTS and P[P_HEART_BAN] == 1:
                 continue
             for q in range(4):
                 if q != D and _neg_exit_after(hands, D, q, t, u):
@@ -902,10 +904,8 @@ def _neg_lose1(hands, leader, tl, P):
     to ``l`` fix how many cards of ``s`` each hand holds below ``l``.
     """
     D = P[P_NEG] - 1
-    ban = P[P_HEART_BAN]
-    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
     rel = np.uint64(0)
-    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     if leader == D:
         for s in range(4):
             if s == HEARTS and skip_hearts:
@@ -990,9 +990,7 @@ def _neg_lose2(hands, leader, tl, P):
         my = _lane(hands[D], s)
         if my != 0:
             rel |= _bit(16 * s + LOWEST[my])
-    ban = P[P_HEART_BAN]
-    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
-    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     any_ok = False
     for t in range(4):
         if t == HEARTS and skip_hearts:
