@@ -824,6 +824,21 @@ def _neg_exit_after(hands, D, q, t, u):
 
 
 @njit(**NUMBA_OPTS)
+def _lead_forces(hands, D, leader, s, below):
+    """Does a lead of suit ``s`` by ``leader`` under the declarer ``D``'s lowest card of it
+    (``below``: the ranks under that card) force him to take the trick? Yes when each of
+    the two other seats is void in ``s`` or holds a card under his: all three defenders
+    can then stay under every card he may play."""
+    for q in range(4):
+        if q == D or q == leader:
+            continue
+        hq = _lane(hands[q], s)
+        if hq != 0 and (hq & below) == 0:
+            return False
+    return True
+
+
+@njit(**NUMBA_OPTS)
 def _neg_lose_one(hands, leader, tl, P):
     """Does the declarer ``D`` (``P_NEG``) surely lose one of the
     remaining ``tl >= 2`` tricks, this one or the next? For each suit ``u`` the leader may
@@ -861,14 +876,7 @@ def _neg_lose_one(hands, leader, tl, P):
         below = (1 << LOWEST[myu]) - 1
         if (hl & below) == 0:
             continue
-        forcing = True
-        for q in range(4):
-            if q == D or q == leader:
-                continue
-            hq = _lane(hands[q], u)
-            if hq != 0 and (hq & below) == 0:
-                forcing = False
-        if not forcing:
+        if not _lead_forces(hands, D, leader, u, below):
             continue
         ok = False
         for t in range(4):
@@ -934,15 +942,7 @@ def _neg_lose1(hands, leader, tl, P):
         rel |= _bit(16 * s + l)
         if (hl & below) == 0:
             continue
-        forcing = True
-        for q in range(4):
-            if q == D or q == leader:
-                continue
-            hq = _lane(hands[q], s)
-            if hq != 0 and (hq & below) == 0:
-                forcing = False
-                break
-        if forcing:
+        if _lead_forces(hands, D, leader, s, below):
             return False, rel
     return True, rel
 
