@@ -420,18 +420,21 @@ def _neg_chain(hands, D, adj, K):
     """Tricks in a row the declarer ``D`` must take once he is on lead (at most ``K``),
     and the cards whose rank that relies on (``_neg_bounds``).
 
-    For a suit ``s`` he holds, with lowest card ``l``: a defender who holds cards of ``s``
-    both below and above ``l`` can duck ``D``'s leads of ``s`` while his cards below ``l``
-    last; one with only cards below ``l`` (or none) always can. ``D``, winning, leads again,
-    so he takes every trick until some defender has only cards above ``l`` left in a suit
-    ``D`` leads: at least the fewest cards below ``l`` of a defender who holds cards above
-    it and fewer below than ``D`` holds of ``s`` (a defender void in a suit led discards
-    one of his cards above some ``l``, or any card when he has none, so his discards never
-    shorten the count). ``adj >= 0``: count as if ``D`` and every defender holding suit
-    ``adj`` had first played one card of it, the defenders one below ``l`` (a defender's
-    count only drops and ``D``'s later lowest card only rises, so the count stays a lower
-    bound). The rel cards are each suit's ``l``: with the suit lengths, the owners of the
-    cards down to it fix each defender's counts above and below it.
+    Suit ``s`` of ``D`` (cards ``d_0 < d_1 < ...``), defender ``q`` holding ``s`` (cards
+    ``e_0 < e_1 < ...``): let ``m`` be the largest ``j`` with ``e_i < d_i`` for every
+    ``i < j`` (``j`` at most both lengths). ``q`` ducks ``D``'s leads of ``s`` with his
+    highest card below the card led: after any lead of ``s`` the new ``m`` is at least
+    ``m - 1``, and when ``m`` is either length (``q`` ducks until he or ``D`` is void) it
+    stays so. A defender void in the suit led discards the highest card of any suit, which
+    leaves every ``m`` as it is or makes it such a length. ``D``, winning, leads again, so
+    he takes every trick until he leads a card of ``s`` that some ``q`` holding ``s``
+    cannot duck: that takes at least ``m`` leads of ``s`` when ``m`` is below both
+    lengths. ``K`` is the least such ``m`` (``e_i < d_i`` exactly when ``q`` holds more
+    than ``i`` cards below ``d_i``). ``adj >= 0``: count as if ``D`` had first played his
+    highest card of suit ``adj`` (his worst choice: ``m`` only grows with his cards) and
+    every defender holding ``adj`` one card below ``D``'s lowest (``q``'s counts below
+    ``d_i`` drop by one). The rel cards are each suit's ``d_0``: with the suit lengths,
+    the owners of the cards down to it fix each defender's counts below every ``d_i``.
     """
     rel = np.uint64(0)
     for s in range(4):
@@ -439,10 +442,9 @@ def _neg_chain(hands, D, adj, K):
         if my == 0:
             continue
         l = LOWEST[my]
-        d = np.int64(POPCOUNT[my])
-        below = (1 << l) - 1
         if (_lane(hands[0] | hands[1] | hands[2] | hands[3], s) & ~my) != 0:
             rel |= _bit(16 * s + l)
+        d = np.int64(POPCOUNT[my])
         if s == adj:
             d -= 1
         for q in range(4):
@@ -451,12 +453,21 @@ def _neg_chain(hands, D, adj, K):
             hq = _lane(hands[q], s)
             if hq == 0:
                 continue
-            nlo = np.int64(POPCOUNT[hq & below])
-            nhi = np.int64(POPCOUNT[hq]) - nlo
+            nq = np.int64(POPCOUNT[hq])
+            sub = np.int64(0)
             if s == adj:
-                nlo -= 1
-            if nhi > 0 and nlo < d and nlo < K:
-                K = nlo
+                nq -= 1
+                sub = 1
+            # m: the leads of s that q ducks
+            m = np.int64(0)
+            ln = my
+            while m < d and m < nq and m < K:
+                if np.int64(POPCOUNT[hq & ((1 << LOWEST[ln]) - 1)]) - sub <= m:
+                    break
+                m += 1
+                ln &= ln - 1
+            if m < d and m < nq and m < K:
+                K = m
     if K < 0:
         K = 0
     return K, rel
@@ -629,7 +640,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_exits(hands, tl, g, P, masks):
+def _neg_exits(hands, tl, g, P, masks, later, u):
     """Does the declarer ``D`` (``P_NEG``) surely lose ``g`` of the remaining ``tl``
     tricks (``2 g <= tl``, no stop cards)? Returns it and the cards whose rank it relies on.
 
@@ -641,6 +652,12 @@ def _neg_exits(hands, tl, g, P, masks):
     holds ``g`` exit cards: if he lost fewer than ``g`` of the first ``2 g`` tricks, he took
     more than ``g``, each but maybe the last followed by his lead in the window, so he
     played ``g`` exit cards there, all lost (``q`` lost at most one card a trick).
+
+    Mid-trick (``_neg_mid``), counted for the tricks after this one: ``later`` has a bit
+    for each seat still to play to this trick, ``u`` is the suit led. Such a seat keeps
+    his cards of ``t`` when he holds ``u != t`` (he follows ``u``); else he may play one
+    card of ``t``: one card fewer (his lowest card of ``t`` only rises, which only adds
+    exit cards).
 
     The rel cards are ``D``'s highest exit card of each suit counted: with the suit
     lengths, the owners down to it fix how many of his cards lie below ``q``'s.
@@ -661,10 +678,13 @@ def _neg_exits(hands, tl, g, P, masks):
             if q == D:
                 continue
             hq = _lane(hands[q], t)
-            if POPCOUNT[hq] >= 2 * g:
-                u = np.int64(POPCOUNT[myt & ((1 << LOWEST[hq]) - 1)])
-                if u > best:
-                    best = u
+            nq = np.int64(POPCOUNT[hq])
+            if (later >> q) & 1 and (u == t or _lane(hands[q], u) == 0):
+                nq -= 1
+            if nq >= 2 * g:
+                x = np.int64(POPCOUNT[myt & ((1 << LOWEST[hq]) - 1)])
+                if x > best:
+                    best = x
         if best > 0:
             n += best
             ln = myt
@@ -959,6 +979,77 @@ def _neg_lb(hands, tl, U, pts, tpl, scm):
     for i in range(4 * U):
         v += buf[i]
     return v
+
+
+@njit(**NUMBA_OPTS)
+def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
+    """Mid-trick test (``0 < nt < 4``) for a paranoid negative objective (``P_NEG``) whose
+    tricks all score the same (``tpl`` uniform, nonzero: no stop cards): is the value
+    from here surely at least ``needed``? Returns ``(decided, rel)``.
+
+    When the declarer ``D`` has played to this trick and his card is not the highest card
+    of the suit led so far (no trumps), he does not take this trick: its points go to a
+    defender (weight 0), and his value from here is what he takes in the ``tl - 1`` tricks
+    after it, at least ``_neg_lb`` of them for at most ``U`` tricks (the hands still hold
+    the cards the later seats play to this trick, which go to that defender: counting
+    them among the cards he might take keeps it a lower bound). True when that bound with
+    ``U = tl - 1`` reaches ``needed``, or with ``U = tl - 1 - g`` and ``D`` surely losing
+    ``g`` of those tricks by his exit cards, whatever the later seats play to this trick
+    (``_neg_exits`` with ``later``). The rel cards: the trick's highest card of the suit
+    led when ``D`` followed suit (what decided that he does not take it) and the exits'.
+    """
+    D = P[P_NEG] - 1
+    dpos = (D - leader) % 4
+    if dpos >= nt:
+        return False, np.uint64(0)
+    wc = tbuf[base]
+    for i in range(1, nt):
+        c = tbuf[base + i]
+        if (c >> 4) == (wc >> 4) and c > wc:
+            wc = c
+    dc = tbuf[base + dpos]
+    if dc == wc:
+        return False, np.uint64(0)
+    rel = np.uint64(0)
+    if (dc >> 4) == (wc >> 4):
+        rel = _bit(wc)
+    t1 = tl - 1
+    wd = w[D]
+    scm = masks[M_SCORING]
+    if needed <= _neg_lb(hands, t1, t1, pts, tpl, scm) * wd:
+        return True, rel
+    if t1 < 1:
+        return False, np.uint64(0)
+    g = np.int64(1)
+    gmax = max(t1 // 2, np.int64(1))
+    while g <= gmax and needed > _neg_lb(hands, t1, t1 - g, pts, tpl, scm) * wd:
+        g += 1
+    if g > gmax:
+        return False, np.uint64(0)
+    u = np.int64(wc >> 4)
+    if g == 1:
+        # the next trick, led by a defender, is lost when every suit of D is guarded
+        ok = True
+        grel = np.uint64(0)
+        for s in range(4):
+            my = _lane(hands[D], s)
+            if my == 0:
+                continue
+            grel |= _bit(16 * s + LOWEST[my])
+            if not _neg_guarded(hands, D, s, LOWEST[my], u):
+                ok = False
+                break
+        if ok:
+            return True, rel | grel
+        if t1 < 2:
+            return False, np.uint64(0)
+    later = np.int64(0)
+    for i in range(nt, 4):
+        later |= np.int64(1) << ((leader + i) % 4)
+    lost, lrel = _neg_exits(hands, t1, g, P, masks, later, u)
+    if lost:
+        return True, rel | lrel
+    return False, np.uint64(0)
 
 
 @njit(**NUMBA_OPTS)
@@ -1562,7 +1653,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 while g < gmax and needed > _neg_lb(hands, tl, tl - g, pts, tpl, scm) * wd:
                     g += 1
             if g <= 2:
-                lost, lrel = _neg_exits(hands, tl, g, P, masks)
+                lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
                 if not lost:
                     if g == 1:
                         lost, lrel = _neg_lose1(hands, leader, tl, P)
@@ -1575,7 +1666,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     stats[11] += 1
                     return True
             elif 2 * g <= tl:
-                lost, lrel = _neg_exits(hands, tl, g, P, masks)
+                lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
                 if lost:
                     relbuf[ply] = lrel
                     stats[11] += 1
@@ -1656,6 +1747,18 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                         first = _from_rel(hands, mv_i)
                 i = (tp_i >> 16) - 1
             use_tt = True
+    if nt > 0 and P[P_NEG] != 0 and only < 0 and tpl[1] != 0:
+        uniform = True
+        for k in range(2, tl + 1):
+            if tpl[k] != tpl[1]:
+                uniform = False
+        if uniform:
+            done, mrel = _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl,
+                                  masks)
+            if done:
+                relbuf[ply] = mrel
+                stats[11] += 1
+                return True
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
     if only >= 0:
