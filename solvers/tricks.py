@@ -982,42 +982,14 @@ def _neg_lb(hands, tl, U, pts, tpl, scm):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
-    """Mid-trick test (``0 < nt < 4``) for a paranoid negative objective (``P_NEG``) whose
-    tricks all score the same (``tpl`` uniform, nonzero: no stop cards): is the value
-    from here surely at least ``needed``? Returns ``(decided, rel)``.
-
-    When the declarer ``D`` has played to this trick and his card is not the highest card
-    of the suit led so far (no trumps), he does not take this trick: its points go to a
-    defender (weight 0), and his value from here is what he takes in the ``tl - 1`` tricks
-    after it, at least ``_neg_lb`` of them for at most ``U`` tricks (the hands still hold
-    the cards the later seats play to this trick, which go to that defender: counting
-    them among the cards he might take keeps it a lower bound). True when that bound with
-    ``U = tl - 1`` reaches ``needed``, or with ``U = tl - 1 - g`` and ``D`` surely losing
-    ``g`` of those tricks by his exit cards, whatever the later seats play to this trick
-    (``_neg_exits`` with ``later``). The rel cards: the trick's highest card of the suit
-    led when ``D`` followed suit (what decided that he does not take it) and the exits'.
-    """
-    D = P[P_NEG] - 1
-    dpos = (D - leader) % 4
-    if dpos >= nt:
-        return False, np.uint64(0)
-    wc = tbuf[base]
-    for i in range(1, nt):
-        c = tbuf[base + i]
-        if (c >> 4) == (wc >> 4) and c > wc:
-            wc = c
-    dc = tbuf[base + dpos]
-    if dc == wc:
-        return False, np.uint64(0)
-    rel = np.uint64(0)
-    if (dc >> 4) == (wc >> 4):
-        rel = _bit(wc)
-    t1 = tl - 1
+def _neg_after(hands, D, t1, needed, u, later, P, w, pts, tpl, masks):
+    """``_neg_mid``'s test once ``D`` surely does not take the trick in progress, his hand
+    in ``hands`` being already the one he keeps after it: is his value from the ``t1``
+    tricks after it surely at least ``needed``? Returns it and the rel cards."""
     wd = w[D]
     scm = masks[M_SCORING]
     if needed <= _neg_lb(hands, t1, t1, pts, tpl, scm) * wd:
-        return True, rel
+        return True, np.uint64(0)
     if t1 < 1:
         return False, np.uint64(0)
     g = np.int64(1)
@@ -1026,7 +998,6 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
         g += 1
     if g > gmax:
         return False, np.uint64(0)
-    u = np.int64(wc >> 4)
     if g == 1:
         # the next trick, led by a defender, is lost when every suit of D is guarded
         ok = True
@@ -1040,15 +1011,75 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
                 ok = False
                 break
         if ok:
-            return True, rel | grel
+            return True, grel
         if t1 < 2:
             return False, np.uint64(0)
+    return _neg_exits(hands, t1, g, P, masks, later, u)
+
+
+@njit(**NUMBA_OPTS)
+def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
+    """Mid-trick test (``0 < nt < 4``) for a paranoid negative objective (``P_NEG``) whose
+    tricks all score the same (``tpl`` uniform, nonzero: no stop cards): is the value
+    from here surely at least ``needed``? Returns ``(decided, rel)``.
+
+    The declarer ``D`` surely does not take this trick when he has played to it a card
+    that is not the highest card of the suit led so far (no trumps), or, yet to play, when
+    he is void in the suit led or holds a card of it below that highest card (he plays
+    the highest such card, or discards the highest card of one of his suits: the trick's
+    highest card only rises). Then the trick's points go to a defender (weight 0), and
+    his value from here is what he takes in the ``tl - 1`` tricks after it, at least
+    ``_neg_lb`` of them for at most ``U`` tricks (the hands still hold the cards the later
+    seats play to this trick, which go to that defender: counting them among the cards
+    he might take keeps it a lower bound). True when that bound with ``U = tl - 1``
+    reaches ``needed``, or with ``U = tl - 1 - g`` and ``D`` surely losing ``g`` of those
+    tricks, whatever the defenders still to play put on this trick: his exit cards
+    (``_neg_exits`` with ``later``), or, for ``g = 1``, the next trick (led by a
+    defender) when every suit of his is guarded (``_neg_guarded``, which allows every
+    defender one card of the suit led). The rel cards: the trick's highest card when
+    ``D`` follows suit under it (what decided that he does not take it) and the tests'.
+    """
+    D = P[P_NEG] - 1
+    dpos = (D - leader) % 4
+    wc = tbuf[base]
+    for i in range(1, nt):
+        c = tbuf[base + i]
+        if (c >> 4) == (wc >> 4) and c > wc:
+            wc = c
+    u = np.int64(wc >> 4)
     later = np.int64(0)
     for i in range(nt, 4):
-        later |= np.int64(1) << ((leader + i) % 4)
-    lost, lrel = _neg_exits(hands, t1, g, P, masks, later, u)
-    if lost:
-        return True, rel | lrel
+        q = (leader + i) % 4
+        if q != D:
+            later |= np.int64(1) << q
+    if dpos < nt:
+        dc = tbuf[base + dpos]
+        if dc == wc:
+            return False, np.uint64(0)
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        if ok and (dc >> 4) == u:
+            rel |= _bit(wc)
+        return ok, rel
+    myu = _lane(hands[D], u)
+    if myu != 0:
+        below = myu & ((1 << (wc & 15)) - 1)
+        if below == 0:
+            return False, np.uint64(0)
+        b = _bit(16 * u + HIGHEST[below])
+        hands[D] &= ~b
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        hands[D] |= b
+        return ok, rel | _bit(wc)
+    for s in range(4):
+        ln = _lane(hands[D], s)
+        if ln == 0:
+            continue
+        b = _bit(16 * s + HIGHEST[ln])
+        hands[D] &= ~b
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        hands[D] |= b
+        if ok:
+            return True, rel
     return False, np.uint64(0)
 
 
