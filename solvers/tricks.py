@@ -861,6 +861,43 @@ def _neg_guarded(hands, D, s, lp, t):
 
 
 @njit(**NUMBA_OPTS)
+def _neg_guarded2(hands, D, s, lp, u, t):
+    """``_neg_guarded`` two tricks on (``_neg_after``): can no defender force ``D`` to take
+    a trick led in suit ``s`` once the trick in progress (suit ``u``) and a trick led in
+    suit ``t`` have been played, ``D``'s lowest card of ``s`` being then at most ``lp``?
+    True when no defender holds a card of ``s`` below ``lp``, or one holds ``s`` with no
+    card below ``lp`` and surely still holds ``s`` then: counting a card of ``s`` gone in
+    the trick in progress unless he holds ``u != s`` (he follows ``u``; he may have played
+    to it already), and one in the next unless ``s != t`` and he surely still holds ``t``
+    then (he follows ``t``)."""
+    below = (1 << lp) - 1
+    oth = 0
+    for q in range(4):
+        if q != D:
+            oth |= _lane(hands[q], s)
+    if (oth & below) == 0:
+        return True
+    for q in range(4):
+        if q == D:
+            continue
+        hq = _lane(hands[q], s)
+        if hq == 0 or (hq & below) != 0:
+            continue
+        n = np.int64(POPCOUNT[hq])
+        gone_u = s == u or _lane(hands[q], u) == 0
+        if gone_u:
+            n -= 1
+        nt_ = np.int64(POPCOUNT[_lane(hands[q], t)])
+        if t == u or _lane(hands[q], u) == 0:
+            nt_ -= 1
+        if s == t or nt_ <= 0:
+            n -= 1
+        if n >= 1:
+            return True
+    return False
+
+
+@njit(**NUMBA_OPTS)
 def _neg_lose2(hands, leader, tl, P):
     """Does the declarer ``D`` (``P_NEG``) surely lose the trick led now and the next one?
     Returns it and the cards whose rank it relies on (``D``'s lowest card of each suit).
@@ -998,7 +1035,7 @@ def _neg_after(hands, D, t1, needed, u, later, P, w, pts, tpl, masks):
         g += 1
     if g > gmax:
         return False, np.uint64(0)
-    if g == 1:
+    if g <= 2:
         # the next trick, led by a defender, is lost when every suit of D is guarded
         ok = True
         grel = np.uint64(0)
@@ -1010,10 +1047,36 @@ def _neg_after(hands, D, t1, needed, u, later, P, w, pts, tpl, masks):
             if not _neg_guarded(hands, D, s, LOWEST[my], u):
                 ok = False
                 break
-        if ok:
+        if ok and g == 1:
             return True, grel
-        if t1 < 2:
+        if g == 1 and t1 < 2:
             return False, np.uint64(0)
+        if ok and g == 2:
+            # and the one after: whatever suit t a defender leads to it, D plays his
+            # highest card below its top (or discards a suit's highest card), so his
+            # lowest card of t is then at most his second lowest, of another suit his
+            # lowest; that trick is lost when every suit of his is guarded after it
+            # (_neg_guarded2)
+            oth = hands[0] | hands[1] | hands[2] | hands[3]
+            oth &= ~hands[D]
+            for t in range(4):
+                if _lane(oth, t) == 0:
+                    continue
+                for s in range(4):
+                    my = _lane(hands[D], s)
+                    if my == 0:
+                        continue
+                    if s == t:
+                        my &= my - 1
+                        if my == 0:
+                            continue
+                    if not _neg_guarded2(hands, D, s, LOWEST[my], u, t):
+                        ok = False
+                        break
+                if not ok:
+                    break
+            if ok:
+                return True, grel
     return _neg_exits(hands, t1, g, P, masks, later, u)
 
 
