@@ -1147,6 +1147,63 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
 
 
 @njit(**NUMBA_OPTS)
+def _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks):
+    """``_neg_mid``'s test at a trick's start (``tl >= 2``), a defender ``L`` on lead: for
+    every suit ``u`` that ``L`` may lead, ``D`` surely does not take the trick (void in
+    ``u``, or holding a card of ``u`` below ``L``'s lowest: the trick's top is at least
+    the card led) and then surely loses the tricks he still must (``_neg_after``, every
+    defender counted as still to play, ``L`` with a card of ``u``). Returns it and the
+    rel cards (the tests', and ``L``'s lowest card of ``u`` when ``D`` follows under it)."""
+    D = P[P_NEG] - 1
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    later = np.int64(0)
+    for q in range(4):
+        if q != D:
+            later |= np.int64(1) << q
+    rel = np.uint64(0)
+    for u in range(4):
+        if u == HEARTS and skip_hearts:
+            continue
+        hl = _lane(hands[leader], u)
+        if hl == 0:
+            continue
+        lc = LOWEST[hl]
+        myu = _lane(hands[D], u)
+        if myu != 0:
+            below = myu & ((1 << lc) - 1)
+            if below == 0:
+                return False, np.uint64(0)
+            b = _bit(16 * u + HIGHEST[below])
+            hands[D] &= ~b
+            ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, w, pts, tpl,
+                               masks)
+            hands[D] |= b
+            if not ok:
+                return False, np.uint64(0)
+            rel |= r | _bit(16 * u + lc)
+        else:
+            found = False
+            for s in range(4):
+                ln = _lane(hands[D], s)
+                if ln == 0:
+                    continue
+                b = _bit(16 * s + HIGHEST[ln])
+                hands[D] &= ~b
+                ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, w, pts,
+                                   tpl, masks)
+                hands[D] |= b
+                if ok:
+                    found = True
+                    rel |= r
+                    break
+            if not found:
+                return False, np.uint64(0)
+    return True, rel
+
+
+@njit(**NUMBA_OPTS)
 def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
     """Fill ``kbuf[row]``: the exact part of the key (words ``0..E-1``: leader, tricks
     left, bonus state, Ravage counts, suit lengths of each hand, class layout of each
@@ -1761,6 +1818,13 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     return True
             elif 2 * g <= tl:
                 lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
+                if lost:
+                    relbuf[ply] = lrel
+                    stats[11] += 1
+                    return True
+            if g >= 1 and leader != P[P_NEG] - 1 and tl >= 2:
+                # he ducks every lead and then surely loses the tricks he still must
+                lost, lrel = _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks)
                 if lost:
                     relbuf[ply] = lrel
                     stats[11] += 1
