@@ -26,9 +26,13 @@ Speed-ups, after Bo Haglund's description of DDS:
   seats would discard on it), the table's best lead first;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
-  No Tricks), and a lead the leader's side surely loses (``_lead_lost``); for a paranoid
+  No Tricks), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
+  the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the sure winner of
+  the trick in progress and its cashing tricks (``_mid_bound``); for a paranoid
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
-  (``_neg_bounds``); the last trick is played out directly;
+  (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he surely
+  loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
+  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
@@ -269,6 +273,32 @@ def _bounds(hands, tbuf, base, nt, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks)
 
 
 @njit(**NUMBA_OPTS)
+def _heart_ban_now(tl, P):
+    """Does a heart-lead ban apply to a lead with ``tl`` tricks left?"""
+    ban = P[P_HEART_BAN]
+    return ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+
+
+@njit(**NUMBA_OPTS)
+def _hearts_banned(hands, L, tl, P):
+    """May seat ``L`` not lead a heart now (a ban applies and he holds another suit)?"""
+    return _heart_ban_now(tl, P) and (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+
+
+@njit(**NUMBA_OPTS)
+def _top_owner(hands, s):
+    """(rank, seat) of the highest card of suit ``s`` in hands; (-1, -1) when none."""
+    top = -1
+    owner = -1
+    for q in range(4):
+        ln = _lane(hands[q], s)
+        if ln != 0 and HIGHEST[ln] > top:
+            top = HIGHEST[ln]
+            owner = q
+    return top, owner
+
+
+@njit(**NUMBA_OPTS)
 def _qt_single(hands, L, tl, P):
     """Tricks seat ``L``, on lead, can cash at once with cards above everybody else's.
 
@@ -278,8 +308,7 @@ def _qt_single(hands, L, tl, P):
     whose rank the count relies on (the best card of the others in each counted suit).
     """
     trump = P[P_TRUMP]
-    ban = P[P_HEART_BAN]
-    skip_hearts = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = _heart_ban_now(tl, P)
     others = np.uint64(0)
     for q in range(4):
         if q != L:
@@ -300,6 +329,16 @@ def _qt_single(hands, L, tl, P):
             ws = np.int64(POPCOUNT[my >> (top + 1)])
             if ws > 0:
                 rel |= _bit(16 * s + top)
+                # no other seat holds more cards of the suit than L's top run: after
+                # that run they are void and L's small cards win too
+                longest = 0
+                for q in range(4):
+                    if q != L:
+                        lq = POPCOUNT[_lane(hands[q], s)]
+                        if lq > longest:
+                            longest = lq
+                if longest <= ws:
+                    ws = np.int64(POPCOUNT[my])
         if trump >= 0 and s != trump and ws > 0:
             for q in range(4):
                 if q != L and _lane(hands[q], trump) != 0:
@@ -323,8 +362,7 @@ def _quick_tricks(hands, L, tl, P, w):
     n, rel = _qt_single(hands, L, tl, P)
     if P[P_TRUMP] >= 0 or n >= tl:
         return n, rel
-    ban = P[P_HEART_BAN]
-    skip_hearts = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = _heart_ban_now(tl, P)
     mxL = (P[P_MAXMASK] >> L) & 1
     team = np.uint64(0)
     for t in range(4):
@@ -373,26 +411,127 @@ def _lead_lost(hands, L, tl, P):
         for t in range(4):
             if t != L and ((P[P_MAXMASK] >> t) & 1) == mxL and _lane(hands[t], trump) != 0:
                 return False, np.uint64(0)
-    ban = P[P_HEART_BAN]
-    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
-        (hands[L] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, L, tl, P)
     rel = np.uint64(0)
     for s in range(4):
         if s == HEARTS and skip_hearts:
             continue
         if _lane(hands[L], s) == 0:
             continue
-        top = -1
-        owner = -1
-        for q in range(4):
-            ln = _lane(hands[q], s)
-            if ln != 0 and HIGHEST[ln] > top:
-                top = HIGHEST[ln]
-                owner = q
+        top, owner = _top_owner(hands, s)
         if ((P[P_MAXMASK] >> owner) & 1) == mxL:
             return False, np.uint64(0)
         rel |= _bit(16 * s + top)
     return True, rel
+
+
+@njit(**NUMBA_OPTS)
+def _win_cash(hands, hh, c, tl, P):
+    """Tricks seat ``hh`` surely takes when it wins the trick in progress with card ``c``
+    (still in its hand, or already played) and then cashes its top cards: 1 + its
+    ``_qt_single`` count (notrump only) with ``c`` out of its hand and every other seat
+    still holding all its cards. The later seats' plays to this trick and any discards
+    only take cards away from the others, which never lowers that count (a suit counts
+    ``hh``'s cards above the others' best card, or all of them when the others are void),
+    so it is a lower bound on what ``hh`` cashes after the trick. Returns (count, rel):
+    rel holds ``c`` and the others' best card of each counted suit."""
+    b = _bit(c)
+    mine = (hands[hh] & b) != 0
+    if mine:
+        hands[hh] &= ~b
+    n, rel = _qt_single(hands, hh, tl - 1, P)
+    if mine:
+        hands[hh] |= b
+    return 1 + n, rel | b
+
+
+@njit(**NUMBA_OPTS)
+def _trick_top(hands, tbuf, base, nt, leader):
+    """Mid-trick (``nt`` >= 1), notrump: the seat that surely wins the trick in progress
+    (the owner of the highest card of the suit led among the cards played and the later
+    seats' hands: it plays that card, nobody can beat it) and that card. With
+    ``_win_cash``: the tricks it surely takes."""
+    led = tbuf[base] >> 4
+    best = -1
+    hh = -1
+    for i in range(nt):
+        c = tbuf[base + i]
+        if (c >> 4) == led and (c & 15) > best:
+            best = c & 15
+            hh = (leader + i) % 4
+    for j in range(nt, 4):
+        q = (leader + j) % 4
+        ln = _lane(hands[q], led)
+        if ln != 0 and HIGHEST[ln] > best:
+            best = HIGHEST[ln]
+            hh = q
+    return hh, np.int64(16 * led + best)
+
+
+@njit(**NUMBA_OPTS)
+def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl):
+    """Notrump, mid-trick (``P_QT``): 1 when the sure winner of the trick in progress
+    (``_trick_top``) is a maximiser whose sure tricks (the trick alone, else
+    ``_win_cash``; ``_qt_single`` only when its count can decide) reach ``needed``, -1
+    when it is a minimiser whose sure tricks keep the value below it, else 0; and the
+    cards that relies on."""
+    hh, c = _trick_top(hands, tbuf, base, nt, leader)
+    T = tpl[tl]
+    A = T * w[hh]
+    hmax = (P[P_MAXMASK] >> hh) & 1
+    ext = T * w[0]
+    for i in range(1, 4):
+        if (hmax and T * w[i] < ext) or ((not hmax) and T * w[i] > ext):
+            ext = T * w[i]
+    hl = hands[hh] & ~_bit(c)
+    cap = np.int64(POPCOUNT[_lane(hl, 0)] + POPCOUNT[_lane(hl, 1)] +
+                   POPCOUNT[_lane(hl, 2)] + POPCOUNT[_lane(hl, 3)]) + 1
+    if cap > tl:
+        cap = tl
+    # the value is monotone in the count q (A is at least as good as ext for hh's role)
+    if (hmax and needed <= cap * A + (tl - cap) * ext) or (
+            (not hmax) and needed > cap * A + (tl - cap) * ext):
+        if (hmax and needed <= A + (tl - 1) * ext) or (
+                (not hmax) and needed > A + (tl - 1) * ext):
+            q = np.int64(1)
+            qrel = _bit(c)
+        else:
+            q, qrel = _win_cash(hands, hh, c, tl, P)
+        if hmax and needed <= q * A + (tl - q) * ext:
+            return 1, qrel
+        if (not hmax) and needed > q * A + (tl - q) * ext:
+            return -1, qrel
+    return 0, np.uint64(0)
+
+
+@njit(**NUMBA_OPTS)
+def _lost_cash(hands, L, tl, P, w, T, al):
+    """Notrump, seat ``L`` on lead: when the top card of every suit ``L`` may lead is held by
+    a seat of the other role, that seat wins the trick (it plays the top card) and then
+    takes ``_win_cash`` tricks in all (each worth ``T`` times its weight), the other tricks
+    counted at ``al`` (the best trick for ``L``'s role). Returns (ok, bound, rel): the best
+    value ``L``'s role can reach over its choice of suit (an upper bound when ``L``
+    maximises, a lower bound when he minimises)."""
+    mxL = (P[P_MAXMASK] >> L) & 1
+    skip_hearts = _hearts_banned(hands, L, tl, P)
+    rel = np.uint64(0)
+    bound = np.int64(0)
+    ok = False
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        if _lane(hands[L], s) == 0:
+            continue
+        top, owner = _top_owner(hands, s)
+        if ((P[P_MAXMASK] >> owner) & 1) == mxL:
+            return False, np.int64(0), np.uint64(0)
+        n, r = _win_cash(hands, owner, np.int64(16 * s + top), tl, P)
+        v = n * T * w[owner] + (tl - n) * al
+        if (not ok) or (mxL and v > bound) or ((not mxL) and v < bound):
+            bound = v
+        rel |= r
+        ok = True
+    return ok, bound, rel
 
 
 @njit(**NUMBA_OPTS)
@@ -514,9 +653,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
     rel = np.uint64(0)
     safe = True
     exit_ok = leader != D
-    ban = P[P_HEART_BAN]
-    dban = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
-        (hands[D] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    dban = _hearts_banned(hands, D, tl, P)
     for s in range(4):
         my = _lane(hands[D], s)
         if my == 0:
@@ -555,9 +692,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
         for k in range(tl - K + 1, tl + 1):
             v += tpl[k]
         return 2, wd * v, rel
-    ban = P[P_HEART_BAN]
-    skip_hearts = (ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])) and \
-        (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     best = np.int64(1) << 60
     rel = np.uint64(0)
     found = False
@@ -709,6 +844,21 @@ def _neg_exit_after(hands, D, q, t, u):
 
 
 @njit(**NUMBA_OPTS)
+def _lead_forces(hands, D, leader, s, below):
+    """Does a lead of suit ``s`` by ``leader`` under the declarer ``D``'s lowest card of it
+    (``below``: the ranks under that card) force him to take the trick? Yes when each of
+    the two other seats is void in ``s`` or holds a card under his: all three defenders
+    can then stay under every card he may play."""
+    for q in range(4):
+        if q == D or q == leader:
+            continue
+        hq = _lane(hands[q], s)
+        if hq != 0 and (hq & below) == 0:
+            return False
+    return True
+
+
+@njit(**NUMBA_OPTS)
 def _neg_lose_one(hands, leader, tl, P):
     """Does the declarer ``D`` (``P_NEG``) surely lose one of the
     remaining ``tl >= 2`` tricks, this one or the next? For each suit ``u`` the leader may
@@ -725,9 +875,7 @@ def _neg_lose_one(hands, leader, tl, P):
         my = _lane(hands[D], s)
         if my != 0:
             rel |= _bit(16 * s + LOWEST[my])
-    ban = P[P_HEART_BAN]
-    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
-    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     for u in range(4):
         if u == HEARTS and skip_hearts:
             continue
@@ -737,7 +885,7 @@ def _neg_lose_one(hands, leader, tl, P):
             if myu == 0:
                 continue
             for t in range(4):
-                if t == u or (t == HEARTS and ban == 1):
+                if t == u or (t == HEARTS and P[P_HEART_BAN] == 1):
                     continue
                 for q in range(4):
                     if q != D and _neg_exit_after(hands, D, q, t, u):
@@ -748,18 +896,11 @@ def _neg_lose_one(hands, leader, tl, P):
         below = (1 << LOWEST[myu]) - 1
         if (hl & below) == 0:
             continue
-        forcing = True
-        for q in range(4):
-            if q == D or q == leader:
-                continue
-            hq = _lane(hands[q], u)
-            if hq != 0 and (hq & below) == 0:
-                forcing = False
-        if not forcing:
+        if not _lead_forces(hands, D, leader, u, below):
             continue
         ok = False
         for t in range(4):
-            if t == HEARTS and ban == 1:
+            if t == HEARTS and P[P_HEART_BAN] == 1:
                 continue
             for q in range(4):
                 if q != D and _neg_exit_after(hands, D, q, t, u):
@@ -791,10 +932,8 @@ def _neg_lose1(hands, leader, tl, P):
     to ``l`` fix how many cards of ``s`` each hand holds below ``l``.
     """
     D = P[P_NEG] - 1
-    ban = P[P_HEART_BAN]
-    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
     rel = np.uint64(0)
-    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     if leader == D:
         for s in range(4):
             if s == HEARTS and skip_hearts:
@@ -823,15 +962,7 @@ def _neg_lose1(hands, leader, tl, P):
         rel |= _bit(16 * s + l)
         if (hl & below) == 0:
             continue
-        forcing = True
-        for q in range(4):
-            if q == D or q == leader:
-                continue
-            hq = _lane(hands[q], s)
-            if hq != 0 and (hq & below) == 0:
-                forcing = False
-                break
-        if forcing:
+        if _lead_forces(hands, D, leader, s, below):
             return False, rel
     return True, rel
 
@@ -916,9 +1047,7 @@ def _neg_lose2(hands, leader, tl, P):
         my = _lane(hands[D], s)
         if my != 0:
             rel |= _bit(16 * s + LOWEST[my])
-    ban = P[P_HEART_BAN]
-    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
-    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    skip_hearts = _hearts_banned(hands, leader, tl, P)
     any_ok = False
     for t in range(4):
         if t == HEARTS and skip_hearts:
@@ -1873,13 +2002,21 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                             al = v
                         if ((P[P_MAXMASK] >> i) & 1) != mxl and v < ob:
                             ob = v
+                bnd = ob + (tl - 1) * al
+                if P[P_TRUMP] < 0 and ((mxl and needed <= bnd) or ((not mxl) and needed > bnd)):
+                    # notrump: the winner then cashes its top cards (a tighter bound, which
+                    # relies on more cards: only when the plain one does not decide)
+                    ok2, b2, r2 = _lost_cash(hands, leader, tl, P, w, T, al)
+                    if ok2:
+                        bnd = b2
+                        lrel = r2
                 if mxl:
-                    if needed > ob + (tl - 1) * al:
+                    if needed > bnd:
                         relbuf[ply] = lrel
                         stats[11] += 1
                         return False
                 else:
-                    if needed <= ob + (tl - 1) * al:
+                    if needed <= bnd:
                         relbuf[ply] = lrel
                         stats[11] += 1
                         return True
@@ -1905,6 +2042,13 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                         first = _from_rel(hands, mv_i)
                 i = (tp_i >> 16) - 1
             use_tt = True
+    elif nt < 3 and P[P_QT] != 0 and P[P_TRUMP] < 0 and only < 0:
+        # notrump, mid-trick: the sure winner of this trick, then its cashing tricks
+        mres, mrel = _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl)
+        if mres != 0:
+            relbuf[ply] = mrel
+            stats[11] += 1
+            return mres > 0
     if nt > 0 and P[P_NEG] != 0 and only < 0 and tpl[1] != 0:
         uniform = True
         for k in range(2, tl + 1):
