@@ -1216,7 +1216,9 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
     from here surely at least ``needed``? Returns ``(decided, rel)``.
 
     The declarer ``D`` surely does not take this trick when he has played to it a card
-    that is not the highest card of the suit led so far (no trumps), or, yet to play, when
+    that is not the highest card of the suit led so far (no trumps), or is but a seat
+    still to play holds the suit led with no card below it (he must beat it), or, yet to
+    play, when
     he is void in the suit led or holds a card of it below that highest card (he plays
     the highest such card, or discards the highest card of one of his suits: the trick's
     highest card only rises). Then the trick's points go to a defender (weight 0), and
@@ -1247,7 +1249,15 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
     if dpos < nt:
         dc = tbuf[base + dpos]
         if dc == wc:
-            return False, np.uint64(0)
+            # he still loses it when a later seat holds the suit led, all above his card
+            forced = False
+            for q in range(4):
+                if (later >> q) & 1:
+                    hq = _lane(hands[q], u)
+                    if hq != 0 and (hq & ((1 << (dc & 15)) - 1)) == 0:
+                        forced = True
+            if not forced:
+                return False, np.uint64(0)
         ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
         if ok and (dc >> 4) == u:
             rel |= _bit(wc)
