@@ -1343,6 +1343,45 @@ def _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks):
 
 
 @njit(**NUMBA_OPTS)
+def _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks):
+    """``_neg_mid``'s test at a trick's start (``tl >= 2``), the declarer ``D`` on lead: he
+    leads his lowest card ``l`` of a suit ``s`` (heart-lead bans respected) that a defender
+    holds with no card below ``l`` (that defender must beat it), and then surely loses the
+    tricks he still must (``_neg_after``, every defender counted as still to play). Returns
+    it and the rel cards (``l`` and the test's)."""
+    D = P[P_NEG] - 1
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = banned and (hands[D] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    later = np.int64(0)
+    for q in range(4):
+        if q != D:
+            later |= np.int64(1) << q
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        l = LOWEST[my]
+        ex = False
+        for q in range(4):
+            if q != D:
+                hq = _lane(hands[q], s)
+                if hq != 0 and (hq & ((1 << l) - 1)) == 0:
+                    ex = True
+        if not ex:
+            continue
+        b = _bit(16 * s + l)
+        hands[D] &= ~b
+        ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(s), later, P, w, pts, tpl, masks)
+        hands[D] |= b
+        if ok:
+            return True, r | b
+    return False, np.uint64(0)
+
+
+@njit(**NUMBA_OPTS)
 def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
     """Fill ``kbuf[row]``: the exact part of the key (words ``0..E-1``: leader, tricks
     left, bonus state, Ravage counts, suit lengths of each hand, class layout of each
@@ -1961,9 +2000,14 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     relbuf[ply] = lrel
                     stats[11] += 1
                     return True
-            if g >= 1 and leader != P[P_NEG] - 1 and tl >= 2:
-                # he ducks every lead and then surely loses the tricks he still must
-                lost, lrel = _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks)
+            if g >= 1 and tl >= 2:
+                # he ducks every lead (or leads an exit) and then surely loses the tricks
+                # he still must
+                if leader != P[P_NEG] - 1:
+                    lost, lrel = _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl,
+                                                masks)
+                else:
+                    lost, lrel = _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks)
                 if lost:
                     relbuf[ply] = lrel
                     stats[11] += 1
