@@ -32,7 +32,10 @@ Speed-ups, after Bo Haglund's description of DDS:
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
   (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he surely
   loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
-  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``); the last trick is played out directly;
+  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also mid-trick once he surely does
+  not take the trick in progress, and at a trick's start when he ducks every lead or
+  leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
+  ``_neg_after``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
