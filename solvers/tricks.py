@@ -32,7 +32,10 @@ Speed-ups, after Bo Haglund's description of DDS:
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
   (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he surely
   loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
-  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``); the last trick is played out directly;
+  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also mid-trick once he surely does
+  not take the trick in progress, and at a trick's start when he ducks every lead or
+  leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
+  ``_neg_after``); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
@@ -559,18 +562,21 @@ def _neg_chain(hands, D, adj, K):
     """Tricks in a row the declarer ``D`` must take once he is on lead (at most ``K``),
     and the cards whose rank that relies on (``_neg_bounds``).
 
-    For a suit ``s`` he holds, with lowest card ``l``: a defender who holds cards of ``s``
-    both below and above ``l`` can duck ``D``'s leads of ``s`` while his cards below ``l``
-    last; one with only cards below ``l`` (or none) always can. ``D``, winning, leads again,
-    so he takes every trick until some defender has only cards above ``l`` left in a suit
-    ``D`` leads: at least the fewest cards below ``l`` of a defender who holds cards above
-    it and fewer below than ``D`` holds of ``s`` (a defender void in a suit led discards
-    one of his cards above some ``l``, or any card when he has none, so his discards never
-    shorten the count). ``adj >= 0``: count as if ``D`` and every defender holding suit
-    ``adj`` had first played one card of it, the defenders one below ``l`` (a defender's
-    count only drops and ``D``'s later lowest card only rises, so the count stays a lower
-    bound). The rel cards are each suit's ``l``: with the suit lengths, the owners of the
-    cards down to it fix each defender's counts above and below it.
+    Suit ``s`` of ``D`` (cards ``d_0 < d_1 < ...``), defender ``q`` holding ``s`` (cards
+    ``e_0 < e_1 < ...``): let ``m`` be the largest ``j`` with ``e_i < d_i`` for every
+    ``i < j`` (``j`` at most both lengths). ``q`` ducks ``D``'s leads of ``s`` with his
+    highest card below the card led: after any lead of ``s`` the new ``m`` is at least
+    ``m - 1``, and when ``m`` is either length (``q`` ducks until he or ``D`` is void) it
+    stays so. A defender void in the suit led discards the highest card of any suit, which
+    leaves every ``m`` as it is or makes it such a length. ``D``, winning, leads again, so
+    he takes every trick until he leads a card of ``s`` that some ``q`` holding ``s``
+    cannot duck: that takes at least ``m`` leads of ``s`` when ``m`` is below both
+    lengths. ``K`` is the least such ``m`` (``e_i < d_i`` exactly when ``q`` holds more
+    than ``i`` cards below ``d_i``). ``adj >= 0``: count as if ``D`` had first played his
+    highest card of suit ``adj`` (his worst choice: ``m`` only grows with his cards) and
+    every defender holding ``adj`` one card below ``D``'s lowest (``q``'s counts below
+    ``d_i`` drop by one). The rel cards are each suit's ``d_0``: with the suit lengths,
+    the owners of the cards down to it fix each defender's counts below every ``d_i``.
     """
     rel = np.uint64(0)
     for s in range(4):
@@ -578,10 +584,9 @@ def _neg_chain(hands, D, adj, K):
         if my == 0:
             continue
         l = LOWEST[my]
-        d = np.int64(POPCOUNT[my])
-        below = (1 << l) - 1
         if (_lane(hands[0] | hands[1] | hands[2] | hands[3], s) & ~my) != 0:
             rel |= _bit(16 * s + l)
+        d = np.int64(POPCOUNT[my])
         if s == adj:
             d -= 1
         for q in range(4):
@@ -590,12 +595,21 @@ def _neg_chain(hands, D, adj, K):
             hq = _lane(hands[q], s)
             if hq == 0:
                 continue
-            nlo = np.int64(POPCOUNT[hq & below])
-            nhi = np.int64(POPCOUNT[hq]) - nlo
+            nq = np.int64(POPCOUNT[hq])
+            sub = np.int64(0)
             if s == adj:
-                nlo -= 1
-            if nhi > 0 and nlo < d and nlo < K:
-                K = nlo
+                nq -= 1
+                sub = 1
+            # m: the leads of s that q ducks
+            m = np.int64(0)
+            ln = my
+            while m < d and m < nq and m < K:
+                if np.int64(POPCOUNT[hq & ((1 << LOWEST[ln]) - 1)]) - sub <= m:
+                    break
+                m += 1
+                ln &= ln - 1
+            if m < d and m < nq and m < K:
+                K = m
     if K < 0:
         K = 0
     return K, rel
@@ -764,7 +778,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_exits(hands, tl, g, P, masks):
+def _neg_exits(hands, tl, g, P, masks, later, u):
     """Does the declarer ``D`` (``P_NEG``) surely lose ``g`` of the remaining ``tl``
     tricks (``2 g <= tl``, no stop cards)? Returns it and the cards whose rank it relies on.
 
@@ -776,6 +790,12 @@ def _neg_exits(hands, tl, g, P, masks):
     holds ``g`` exit cards: if he lost fewer than ``g`` of the first ``2 g`` tricks, he took
     more than ``g``, each but maybe the last followed by his lead in the window, so he
     played ``g`` exit cards there, all lost (``q`` lost at most one card a trick).
+
+    Mid-trick (``_neg_mid``), counted for the tricks after this one: ``later`` has a bit
+    for each seat still to play to this trick, ``u`` is the suit led. Such a seat keeps
+    his cards of ``t`` when he holds ``u != t`` (he follows ``u``); else he may play one
+    card of ``t``: one card fewer (his lowest card of ``t`` only rises, which only adds
+    exit cards).
 
     The rel cards are ``D``'s highest exit card of each suit counted: with the suit
     lengths, the owners down to it fix how many of his cards lie below ``q``'s.
@@ -796,10 +816,13 @@ def _neg_exits(hands, tl, g, P, masks):
             if q == D:
                 continue
             hq = _lane(hands[q], t)
-            if POPCOUNT[hq] >= 2 * g:
-                u = np.int64(POPCOUNT[myt & ((1 << LOWEST[hq]) - 1)])
-                if u > best:
-                    best = u
+            nq = np.int64(POPCOUNT[hq])
+            if (later >> q) & 1 and (u == t or _lane(hands[q], u) == 0):
+                nq -= 1
+            if nq >= 2 * g:
+                x = np.int64(POPCOUNT[myt & ((1 << LOWEST[hq]) - 1)])
+                if x > best:
+                    best = x
         if best > 0:
             n += best
             ln = myt
@@ -972,6 +995,43 @@ def _neg_guarded(hands, D, s, lp, t):
 
 
 @njit(**NUMBA_OPTS)
+def _neg_guarded2(hands, D, s, lp, u, t):
+    """``_neg_guarded`` two tricks on (``_neg_after``): can no defender force ``D`` to take
+    a trick led in suit ``s`` once the trick in progress (suit ``u``) and a trick led in
+    suit ``t`` have been played, ``D``'s lowest card of ``s`` being then at most ``lp``?
+    True when no defender holds a card of ``s`` below ``lp``, or one holds ``s`` with no
+    card below ``lp`` and surely still holds ``s`` then: counting a card of ``s`` gone in
+    the trick in progress unless he holds ``u != s`` (he follows ``u``; he may have played
+    to it already), and one in the next unless ``s != t`` and he surely still holds ``t``
+    then (he follows ``t``)."""
+    below = (1 << lp) - 1
+    oth = 0
+    for q in range(4):
+        if q != D:
+            oth |= _lane(hands[q], s)
+    if (oth & below) == 0:
+        return True
+    for q in range(4):
+        if q == D:
+            continue
+        hq = _lane(hands[q], s)
+        if hq == 0 or (hq & below) != 0:
+            continue
+        n = np.int64(POPCOUNT[hq])
+        gone_u = s == u or _lane(hands[q], u) == 0
+        if gone_u:
+            n -= 1
+        nt_ = np.int64(POPCOUNT[_lane(hands[q], t)])
+        if t == u or _lane(hands[q], u) == 0:
+            nt_ -= 1
+        if s == t or nt_ <= 0:
+            n -= 1
+        if n >= 1:
+            return True
+    return False
+
+
+@njit(**NUMBA_OPTS)
 def _neg_lose2(hands, leader, tl, P):
     """Does the declarer ``D`` (``P_NEG``) surely lose the trick led now and the next one?
     Returns it and the cards whose rank it relies on (``D``'s lowest card of each suit).
@@ -1088,6 +1148,240 @@ def _neg_lb(hands, tl, U, pts, tpl, scm):
     for i in range(4 * U):
         v += buf[i]
     return v
+
+
+@njit(**NUMBA_OPTS)
+def _neg_after(hands, D, t1, needed, u, later, P, w, pts, tpl, masks):
+    """``_neg_mid``'s test once ``D`` surely does not take the trick in progress, his hand
+    in ``hands`` being already the one he keeps after it: is his value from the ``t1``
+    tricks after it surely at least ``needed``? Returns it and the rel cards."""
+    wd = w[D]
+    scm = masks[M_SCORING]
+    if needed <= _neg_lb(hands, t1, t1, pts, tpl, scm) * wd:
+        return True, np.uint64(0)
+    if t1 < 1:
+        return False, np.uint64(0)
+    g = np.int64(1)
+    gmax = max(t1 // 2, np.int64(1))
+    while g <= gmax and needed > _neg_lb(hands, t1, t1 - g, pts, tpl, scm) * wd:
+        g += 1
+    if g > gmax:
+        return False, np.uint64(0)
+    if g <= 2:
+        # the next trick, led by a defender, is lost when every suit of D is guarded
+        ok = True
+        grel = np.uint64(0)
+        for s in range(4):
+            my = _lane(hands[D], s)
+            if my == 0:
+                continue
+            grel |= _bit(16 * s + LOWEST[my])
+            if not _neg_guarded(hands, D, s, LOWEST[my], u):
+                ok = False
+                break
+        if ok and g == 1:
+            return True, grel
+        if g == 1 and t1 < 2:
+            return False, np.uint64(0)
+        if ok and g == 2:
+            # and the one after: whatever suit t a defender leads to it, D plays his
+            # highest card below its top (or discards a suit's highest card), so his
+            # lowest card of t is then at most his second lowest, of another suit his
+            # lowest; that trick is lost when every suit of his is guarded after it
+            # (_neg_guarded2)
+            oth = hands[0] | hands[1] | hands[2] | hands[3]
+            oth &= ~hands[D]
+            for t in range(4):
+                if _lane(oth, t) == 0:
+                    continue
+                for s in range(4):
+                    my = _lane(hands[D], s)
+                    if my == 0:
+                        continue
+                    if s == t:
+                        my &= my - 1
+                        if my == 0:
+                            continue
+                    if not _neg_guarded2(hands, D, s, LOWEST[my], u, t):
+                        ok = False
+                        break
+                if not ok:
+                    break
+            if ok:
+                return True, grel
+    return _neg_exits(hands, t1, g, P, masks, later, u)
+
+
+@njit(**NUMBA_OPTS)
+def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
+    """Mid-trick test (``0 < nt < 4``) for a paranoid negative objective (``P_NEG``) whose
+    tricks all score the same (``tpl`` uniform, nonzero: no stop cards): is the value
+    from here surely at least ``needed``? Returns ``(decided, rel)``.
+
+    The declarer ``D`` surely does not take this trick when he has played to it a card
+    that is not the highest card of the suit led so far (no trumps), or is but a seat
+    still to play holds the suit led with no card below it (he must beat it), or, yet to
+    play, when
+    he is void in the suit led or holds a card of it below that highest card (he plays
+    the highest such card, or discards the highest card of one of his suits: the trick's
+    highest card only rises). Then the trick's points go to a defender (weight 0), and
+    his value from here is what he takes in the ``tl - 1`` tricks after it, at least
+    ``_neg_lb`` of them for at most ``U`` tricks (the hands still hold the cards the later
+    seats play to this trick, which go to that defender: counting them among the cards
+    he might take keeps it a lower bound). True when that bound with ``U = tl - 1``
+    reaches ``needed``, or with ``U = tl - 1 - g`` and ``D`` surely losing ``g`` of those
+    tricks, whatever the defenders still to play put on this trick: his exit cards
+    (``_neg_exits`` with ``later``), or, for ``g = 1``, the next trick (led by a
+    defender) when every suit of his is guarded (``_neg_guarded``, which allows every
+    defender one card of the suit led). The rel cards: the trick's highest card when
+    ``D`` follows suit under it (what decided that he does not take it) and the tests'.
+    """
+    D = P[P_NEG] - 1
+    dpos = (D - leader) % 4
+    wc = tbuf[base]
+    for i in range(1, nt):
+        c = tbuf[base + i]
+        if (c >> 4) == (wc >> 4) and c > wc:
+            wc = c
+    u = np.int64(wc >> 4)
+    later = np.int64(0)
+    for i in range(nt, 4):
+        q = (leader + i) % 4
+        if q != D:
+            later |= np.int64(1) << q
+    if dpos < nt:
+        dc = tbuf[base + dpos]
+        if dc == wc:
+            # he still loses it when a later seat holds the suit led, all above his card
+            forced = False
+            for q in range(4):
+                if (later >> q) & 1:
+                    hq = _lane(hands[q], u)
+                    if hq != 0 and (hq & ((1 << (dc & 15)) - 1)) == 0:
+                        forced = True
+            if not forced:
+                return False, np.uint64(0)
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        if ok and (dc >> 4) == u:
+            rel |= _bit(wc)
+        return ok, rel
+    myu = _lane(hands[D], u)
+    if myu != 0:
+        below = myu & ((1 << (wc & 15)) - 1)
+        if below == 0:
+            return False, np.uint64(0)
+        b = _bit(16 * u + HIGHEST[below])
+        hands[D] &= ~b
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        hands[D] |= b
+        return ok, rel | _bit(wc)
+    for s in range(4):
+        ln = _lane(hands[D], s)
+        if ln == 0:
+            continue
+        b = _bit(16 * s + HIGHEST[ln])
+        hands[D] &= ~b
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        hands[D] |= b
+        if ok:
+            return True, rel
+    return False, np.uint64(0)
+
+
+@njit(**NUMBA_OPTS)
+def _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks):
+    """``_neg_mid``'s test at a trick's start (``tl >= 2``), a defender ``L`` on lead: for
+    every suit ``u`` that ``L`` may lead, ``D`` surely does not take the trick (void in
+    ``u``, or holding a card of ``u`` below ``L``'s lowest: the trick's top is at least
+    the card led) and then surely loses the tricks he still must (``_neg_after``, every
+    defender counted as still to play, ``L`` with a card of ``u``). Returns it and the
+    rel cards (the tests', and ``L``'s lowest card of ``u`` when ``D`` follows under it)."""
+    D = P[P_NEG] - 1
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = banned and (hands[leader] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    later = np.int64(0)
+    for q in range(4):
+        if q != D:
+            later |= np.int64(1) << q
+    rel = np.uint64(0)
+    for u in range(4):
+        if u == HEARTS and skip_hearts:
+            continue
+        hl = _lane(hands[leader], u)
+        if hl == 0:
+            continue
+        lc = LOWEST[hl]
+        myu = _lane(hands[D], u)
+        if myu != 0:
+            below = myu & ((1 << lc) - 1)
+            if below == 0:
+                return False, np.uint64(0)
+            b = _bit(16 * u + HIGHEST[below])
+            hands[D] &= ~b
+            ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, w, pts, tpl,
+                               masks)
+            hands[D] |= b
+            if not ok:
+                return False, np.uint64(0)
+            rel |= r | _bit(16 * u + lc)
+        else:
+            found = False
+            for s in range(4):
+                ln = _lane(hands[D], s)
+                if ln == 0:
+                    continue
+                b = _bit(16 * s + HIGHEST[ln])
+                hands[D] &= ~b
+                ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, w, pts,
+                                   tpl, masks)
+                hands[D] |= b
+                if ok:
+                    found = True
+                    rel |= r
+                    break
+            if not found:
+                return False, np.uint64(0)
+    return True, rel
+
+
+@njit(**NUMBA_OPTS)
+def _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks):
+    """``_neg_mid``'s test at a trick's start (``tl >= 2``), the declarer ``D`` on lead: he
+    leads his lowest card ``l`` of a suit ``s`` (heart-lead bans respected) that a defender
+    holds with no card below ``l`` (that defender must beat it), and then surely loses the
+    tricks he still must (``_neg_after``, every defender counted as still to play). Returns
+    it and the rel cards (``l`` and the test's)."""
+    D = P[P_NEG] - 1
+    ban = P[P_HEART_BAN]
+    banned = ban == 1 or (ban == 2 and P[P_WHOLE] != 0 and tl == P[P_FIRST_TL])
+    skip_hearts = banned and (hands[D] & ~(LANE << np.uint64(16 * HEARTS))) != 0
+    later = np.int64(0)
+    for q in range(4):
+        if q != D:
+            later |= np.int64(1) << q
+    for s in range(4):
+        if s == HEARTS and skip_hearts:
+            continue
+        my = _lane(hands[D], s)
+        if my == 0:
+            continue
+        l = LOWEST[my]
+        ex = False
+        for q in range(4):
+            if q != D:
+                hq = _lane(hands[q], s)
+                if hq != 0 and (hq & ((1 << l) - 1)) == 0:
+                    ex = True
+        if not ex:
+            continue
+        b = _bit(16 * s + l)
+        hands[D] &= ~b
+        ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(s), later, P, w, pts, tpl, masks)
+        hands[D] |= b
+        if ok:
+            return True, r | b
+    return False, np.uint64(0)
 
 
 @njit(**NUMBA_OPTS)
@@ -1691,7 +1985,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 while g < gmax and needed > _neg_lb(hands, tl, tl - g, pts, tpl, scm) * wd:
                     g += 1
             if g <= 2:
-                lost, lrel = _neg_exits(hands, tl, g, P, masks)
+                lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
                 if not lost:
                     if g == 1:
                         lost, lrel = _neg_lose1(hands, leader, tl, P)
@@ -1704,7 +1998,19 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     stats[11] += 1
                     return True
             elif 2 * g <= tl:
-                lost, lrel = _neg_exits(hands, tl, g, P, masks)
+                lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
+                if lost:
+                    relbuf[ply] = lrel
+                    stats[11] += 1
+                    return True
+            if g >= 1 and tl >= 2:
+                # he ducks every lead (or leads an exit) and then surely loses the tricks
+                # he still must
+                if leader != P[P_NEG] - 1:
+                    lost, lrel = _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl,
+                                                masks)
+                else:
+                    lost, lrel = _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks)
                 if lost:
                     relbuf[ply] = lrel
                     stats[11] += 1
@@ -1800,6 +2106,18 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             relbuf[ply] = mrel
             stats[11] += 1
             return mres > 0
+    if nt > 0 and P[P_NEG] != 0 and only < 0 and tpl[1] != 0:
+        uniform = True
+        for k in range(2, tl + 1):
+            if tpl[k] != tpl[1]:
+                uniform = False
+        if uniform:
+            done, mrel = _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl,
+                                  masks)
+            if done:
+                relbuf[ply] = mrel
+                stats[11] += 1
+                return True
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
     if only >= 0:
