@@ -273,6 +273,13 @@ class _Problem:
                                           and all(int(cc.tpl[k]) == 0
                                                   for k in range(1, self.tl + 1))))):
             P[K.P_NEG] = mx[0] + 1
+        # tricks left up to which every trick scores the same nonzero amount (the
+        # declarer's lost-trick bounds of No Tricks apply there)
+        uni = 0
+        if P[K.P_NEG] and int(cc.tpl[1]) != 0:
+            while uni < self.tl and int(cc.tpl[uni + 1]) == int(cc.tpl[1]):
+                uni += 1
+        P[K.P_NEG_UNI] = uni
         self.P = P
         self.masks = np.array([cc.forced_mask, cc.stop_mask, cc.scoring_mask], dtype=np.uint64)
         self.st = -1 if (bonus_t or bonus_c) else -2

@@ -89,7 +89,9 @@ P_TRUMP_EXACT = 21    # trump ranks decide legality (must beat / overtrump): key
 P_NODE_LIMIT = 22     # give up after this many nodes (0: no limit); stats[8] = 1 then
 P_PSIGN = 23          # +1 when taking points is good for a seat of weight +1, -1 when bad
 P_NEG = 24            # 1 + the declarer of a paranoid negative objective (0: not that shape)
-NPARAM = 25
+P_NEG_UNI = 25        # P_NEG shape: tricks left up to which every trick scores the same
+                      # nonzero amount (tpl[1] == ... == tpl[k] != 0; 0: none)
+NPARAM = 26
 
 # columns of an entry of the table's entry array ``tte`` (uint64[n, 8], one cache line
 # an entry): 0..3 the owner codes and masks, then (int64 bit patterns) the lower and
@@ -971,6 +973,15 @@ def _neg_lose1(hands, leader, tl, P):
 
 
 @njit(**NUMBA_OPTS)
+def _none_below(hands, D, s, below):
+    """Does no seat but ``D`` hold a card of suit ``s`` among the ranks ``below``?"""
+    for q in range(4):
+        if q != D and (_lane(hands[q], s) & below) != 0:
+            return False
+    return True
+
+
+@njit(**NUMBA_OPTS)
 def _neg_guarded(hands, D, s, lp, t):
     """Can no defender force ``D`` to take a trick led in suit ``s`` once a trick led in
     suit ``t`` has been played, ``D``'s lowest card of ``s`` being then at most ``lp``?
@@ -978,11 +989,7 @@ def _neg_guarded(hands, D, s, lp, t):
     leads under ``D``) or one holds ``s`` with no card below ``lp`` and still holds ``s``
     then: two cards of it, or one and a card of ``t != s`` (he follows ``t``)."""
     below = (1 << lp) - 1
-    oth = 0
-    for q in range(4):
-        if q != D:
-            oth |= _lane(hands[q], s)
-    if (oth & below) == 0:
+    if _none_below(hands, D, s, below):
         return True
     for q in range(4):
         if q == D:
@@ -1005,11 +1012,7 @@ def _neg_guarded2(hands, D, s, lp, u, t):
     to it already), and one in the next unless ``s != t`` and he surely still holds ``t``
     then (he follows ``t``)."""
     below = (1 << lp) - 1
-    oth = 0
-    for q in range(4):
-        if q != D:
-            oth |= _lane(hands[q], s)
-    if (oth & below) == 0:
+    if _none_below(hands, D, s, below):
         return True
     for q in range(4):
         if q == D:
@@ -1964,11 +1967,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     relbuf[ply] = nrel
                     stats[11] += 1
                     return needed <= nv
-        uniform = P[P_NEG] != 0 and tpl[1] != 0
-        for k in range(2, tl + 1):
-            if tpl[k] != tpl[1]:
-                uniform = False
-        if uniform and only < 0:
+        if tl <= P[P_NEG_UNI] and only < 0:
             # the declarer surely loses g of the remaining tricks (exit cards), this
             # trick or this one and the next: he takes at most tl - g of them. (Only
             # where every trick scores the same: elsewhere the bound cuts mostly near the
@@ -2106,18 +2105,13 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             relbuf[ply] = mrel
             stats[11] += 1
             return mres > 0
-    if nt > 0 and P[P_NEG] != 0 and only < 0 and tpl[1] != 0:
-        uniform = True
-        for k in range(2, tl + 1):
-            if tpl[k] != tpl[1]:
-                uniform = False
-        if uniform:
-            done, mrel = _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl,
-                                  masks)
-            if done:
-                relbuf[ply] = mrel
-                stats[11] += 1
-                return True
+    if nt > 0 and tl <= P[P_NEG_UNI] and only < 0:
+        done, mrel = _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl,
+                              masks)
+        if done:
+            relbuf[ply] = mrel
+            stats[11] += 1
+            return True
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
     if only >= 0:
