@@ -304,31 +304,82 @@ def _top_owner(hands, s):
 
 
 @njit(**NUMBA_OPTS)
-def _qt_single(hands, L, tl, P):
+def _overtake(my, fl, k):
+    """Seat L plays its ``k`` highest cards of a suit (lane ``my``) from the top down, one a
+    round, and a friend holding lane ``fl`` of the suit follows: the last round (1..k)
+    the friend can put off being forced above L's card, else k + 1 when he never is.
+    He tries two orders and keeps the better: his lowest card each round, or his
+    highest (the i-th highest under L's i-th highest)."""
+    j = 1
+    m = my
+    f = fl
+    asc = k + 1
+    while j <= k and m != 0 and f != 0:
+        a = HIGHEST[m]
+        b = LOWEST[f]
+        if b > a:
+            asc = j
+            break
+        m ^= 1 << a
+        f ^= 1 << b
+        j += 1
+    if asc > k:
+        return asc
+    j = 1
+    m = my
+    f = fl
+    while j <= k and m != 0 and f != 0:
+        a = HIGHEST[m]
+        b = HIGHEST[f]
+        if b > a:
+            return max(asc, j)
+        m ^= 1 << a
+        f ^= 1 << b
+        j += 1
+    return k + 1
+
+
+@njit(**NUMBA_OPTS)
+def _qt_single(hands, L, tl, P, fr, smask):
     """Tricks seat ``L``, on lead, can cash at once with cards above everybody else's.
 
     A suit counts the leader's cards higher than every other card of it; with trumps, a
     side suit counts no more rounds than any other player holding trumps can follow.
-    Hearts are left out while a heart-lead ban applies. Returns the count and the cards
-    whose rank the count relies on (the best card of the others in each counted suit).
+    Hearts are left out while a heart-lead ban applies, and so are the suits not in the
+    bit mask ``smask``. Returns the count, the cards whose rank the count relies on (the
+    best card of the others in each counted suit), and the count of each suit (5 bits a
+    suit: 4 for the rounds that keep the lead, 16 when the suit ends with an overtake).
+
+    ``fr`` (notrump only; 0 for none) is a bit mask of friendly seats: their cards are
+    no threat, as they follow under L's cards and the trick stays with the team. When a
+    friend's card is forced above L's (``_overtake``), the friend wins that round and
+    has the lead: that suit counts its rounds before the overtake, and at most one suit,
+    cashed last, counts the overtaking round as well. Friends void in a suit discard
+    their highest card of any suit, which never brings an overtake earlier.
     """
     trump = P[P_TRUMP]
     skip_hearts = _heart_ban_now(tl, P)
     others = np.uint64(0)
     for q in range(4):
-        if q != L:
+        if q != L and ((fr >> q) & 1) == 0:
             others |= hands[q]
     n = 0
+    extra = 0
+    packed = 0
     rel = np.uint64(0)
     for s in range(4):
         if s == HEARTS and skip_hearts:
+            continue
+        if ((smask >> s) & 1) == 0:
             continue
         my = _lane(hands[L], s)
         if my == 0:
             continue
         oth = _lane(others, s)
+        low = False
         if oth == 0:
             ws = np.int64(POPCOUNT[my])
+            low = True
         else:
             top = HIGHEST[oth]
             ws = np.int64(POPCOUNT[my >> (top + 1)])
@@ -338,67 +389,152 @@ def _qt_single(hands, L, tl, P):
                 # that run they are void and L's small cards win too
                 longest = 0
                 for q in range(4):
-                    if q != L:
+                    if q != L and ((fr >> q) & 1) == 0:
                         lq = POPCOUNT[_lane(hands[q], s)]
                         if lq > longest:
                             longest = lq
                 if longest <= ws:
                     ws = np.int64(POPCOUNT[my])
+                    low = True
         if trump >= 0 and s != trump and ws > 0:
             for q in range(4):
                 if q != L and _lane(hands[q], trump) != 0:
                     f = np.int64(POPCOUNT[_lane(hands[q], s)])
                     if f < ws:
                         ws = f
+        if fr != 0 and ws > 0:
+            ov = ws + 1
+            for q in range(4):
+                if (fr >> q) & 1:
+                    fl = _lane(hands[q], s)
+                    if fl != 0:
+                        o = _overtake(my, fl, ws)
+                        if o < ov:
+                            ov = o
+                        if low:
+                            # the comparisons reach L's small cards: key down to them
+                            rel |= _bit(16 * s + LOWEST[my])
+            if ov <= ws:
+                # ov - 1 rounds keep the lead; the overtaking round only as the last suit
+                ws = ov - 1
+                extra = 1
+                packed |= 16 << (5 * s)
         n += ws
+        packed |= ws << (5 * s)
+    n += extra
     if n > tl:
         n = tl
-    return n, rel
+    return n, rel, packed
+
+
+@njit(**NUMBA_OPTS)
+def _team_mask(L, P, w):
+    """Bit mask of L's teammates: the other seats with L's weight and role."""
+    mxL = (P[P_MAXMASK] >> L) & 1
+    fr = 0
+    for t in range(4):
+        if t != L and w[t] == w[L] and ((P[P_MAXMASK] >> t) & 1) == mxL:
+            fr |= 1 << t
+    return fr
 
 
 @njit(**NUMBA_OPTS)
 def _quick_tricks(hands, L, tl, P, w):
     """Quick tricks of the leader's team (seats with the leader's weight and role).
 
-    The leader's own cashing tricks, or (without trumps) a teammate's after an entry: a
-    suit the leader can lead whose best card a teammate holds, above every card of the
-    other team and above the leader's lowest card of it.
+    With trumps, the leader's own cashing tricks (``_qt_single``). Without, teammates'
+    cards are no threat to the cashing seat, and a teammate ``t`` can take over after an
+    entry: a suit ``e`` the leader can lead whose best card ``t`` holds, above every card
+    of the other team and above the leader's lowest card of it. The count is then the
+    larger of the leader's own count and: the leader cashes his suits other than ``e``
+    (the rounds that keep the lead), leads his lowest card of ``e`` to ``t``'s top card,
+    and ``t`` cashes the suits the leader did not. That sum needs ``t``'s discards while
+    the leader cashes (rounds where ``t`` is void) to come from suits ``t`` does not
+    count, else only ``1 +`` what ``t`` cashes counts. The other team's plays and
+    discards only take cards from it, which never lowers a count.
     """
-    n, rel = _qt_single(hands, L, tl, P)
-    if P[P_TRUMP] >= 0 or n >= tl:
+    if P[P_TRUMP] >= 0:
+        n, rel, pk = _qt_single(hands, L, tl, P, 0, 15)
         return n, rel
+    team_fr = _team_mask(L, P, w)
+    n, rel, pkL = _qt_single(hands, L, tl, P, team_fr, 15)
+    if n >= tl or team_fr == 0:
+        return n, rel
+    relL = rel
     skip_hearts = _heart_ban_now(tl, P)
-    mxL = (P[P_MAXMASK] >> L) & 1
-    team = np.uint64(0)
+    team = hands[L]
     for t in range(4):
-        if t != L and w[t] == w[L] and ((P[P_MAXMASK] >> t) & 1) == mxL:
+        if (team_fr >> t) & 1:
             team |= hands[t]
-    team |= hands[L]
     opp = (hands[0] | hands[1] | hands[2] | hands[3]) & ~team
     for t in range(4):
-        if t == L or w[t] != w[L] or ((P[P_MAXMASK] >> t) & 1) != mxL:
+        if ((team_fr >> t) & 1) == 0:
             continue
-        for s in range(4):
-            if s == HEARTS and skip_hearts:
+        for e in range(4):
+            if e == HEARTS and skip_hearts:
                 continue
-            my = _lane(hands[L], s)
-            tm = _lane(hands[t], s)
+            my = _lane(hands[L], e)
+            tm = _lane(hands[t], e)
             if my == 0 or tm == 0:
                 continue
             ttop = HIGHEST[tm]
-            ot = _lane(opp, s)
+            ot = _lane(opp, e)
             if ot != 0 and HIGHEST[ot] > ttop:
                 continue
             low = LOWEST[my]
             if low > ttop:
                 continue
-            m, r2 = _qt_single(hands, t, tl, P)
+            # a third teammate must not be forced to overtake t
+            forced = False
+            for q in range(4):
+                if q != t and ((team_fr >> q) & 1):
+                    lq = _lane(hands[q], e)
+                    if lq != 0 and LOWEST[lq] > ttop:
+                        forced = True
+            if forced:
+                continue
+            # the leader's suits that keep the lead, other than e, and t's discards
+            A = 0
+            D = 0
+            sl = 0
+            for s in range(4):
+                c = (pkL >> (5 * s)) & 15
+                if s != e and c > 0:
+                    sl |= 1 << s
+                    A += c
+                    lt = np.int64(POPCOUNT[_lane(hands[t], s)])
+                    if c > lt:
+                        D += c - lt
+            # L leads his lowest card of e, t wins with his top card, then cashes
+            lb = _bit(16 * e + low)
+            tb = _bit(16 * e + ttop)
+            hands[L] ^= lb
+            hands[t] ^= tb
+            fr_t = team_fr ^ (1 << t) ^ (1 << L)
+            m, r2, pk = _qt_single(hands, t, tl - 1, P, fr_t, 15)
+            m += 1
+            tot = 0
+            r3 = np.uint64(0)
+            if A > 0 and m < tl:
+                B, r3, pkB = _qt_single(hands, t, tl - 1, P, fr_t, 15 & ~sl)
+                spare = 0
+                for s in range(4):
+                    if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
+                        spare += POPCOUNT[_lane(hands[t], s)]
+                if D <= spare:
+                    tot = A + 1 + B
+            hands[L] ^= lb
+            hands[t] ^= tb
+            if tot > m:
+                m = tot
+                r2 = r3 | relL
             if m > n:
                 n = m
-                rel = r2 | _bit(16 * s + low)
+                rel = r2 | lb | tb
                 if ot != 0:
-                    rel |= _bit(16 * s + HIGHEST[ot])
-            break
+                    rel |= _bit(16 * e + HIGHEST[ot])
+    if n > tl:
+        n = tl
     return n, rel
 
 
@@ -444,7 +580,7 @@ def _win_cash(hands, hh, c, tl, P):
     mine = (hands[hh] & b) != 0
     if mine:
         hands[hh] &= ~b
-    n, rel = _qt_single(hands, hh, tl - 1, P)
+    n, rel, pk = _qt_single(hands, hh, tl - 1, P, 0, 15)
     if mine:
         hands[hh] |= b
     return 1 + n, rel | b
