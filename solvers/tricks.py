@@ -494,45 +494,98 @@ def _quick_tricks(hands, L, tl, P, w):
             if forced:
                 continue
             # the leader's suits that keep the lead, other than e, and t's discards
-            A = 0
+            # while he cashes them (rounds where t is void)
+            A0 = 0
             D = 0
             sl = 0
             for s in range(4):
                 c = (pkL >> (5 * s)) & 15
                 if s != e and c > 0:
                     sl |= 1 << s
-                    A += c
+                    A0 += c
                     lt = np.int64(POPCOUNT[_lane(hands[t], s)])
                     if c > lt:
                         D += c - lt
-            # L leads his lowest card of e, t wins with his top card, then cashes
-            lb = _bit(16 * e + low)
-            tb = _bit(16 * e + ttop)
-            hands[L] ^= lb
-            hands[t] ^= tb
-            fr_t = team_fr ^ (1 << t) ^ (1 << L)
-            m, r2, pk = _qt_single(hands, t, tl - 1, P, fr_t, 15)
-            m += 1
-            tot = 0
-            r3 = np.uint64(0)
-            if A > 0 and m < tl:
-                B, r3, pkB = _qt_single(hands, t, tl - 1, P, fr_t, 15 & ~sl)
-                spare = 0
-                for s in range(4):
-                    if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
-                        spare += POPCOUNT[_lane(hands[t], s)]
-                if D <= spare:
-                    tot = A + 1 + B
-            hands[L] ^= lb
-            hands[t] ^= tb
-            if tot > m:
-                m = tot
-                r2 = r3 | relL
-            if m > n:
-                n = m
-                rel = r2 | lb | tb
-                if ot != 0:
-                    rel |= _bit(16 * e + HIGHEST[ot])
+            # the entry card: L's lowest card of e, or his highest one under t's top
+            # (which unblocks the suit for t)
+            hb = HIGHEST[my & ((1 << ttop) - 1)]
+            for ei in range(2):
+                ec = low if ei == 0 else hb
+                if ei == 1 and hb == low:
+                    break
+                # with one partner and the lowest entry card, L may first cash his top
+                # cards of e while t follows low and keeps his top card: ce rounds
+                ce = 0
+                if ei == 0 and POPCOUNT[team_fr] == 1:
+                    c = (pkL >> (5 * e)) & 15
+                    if c > 0 and POPCOUNT[my] > c and POPCOUNT[tm] > c:
+                        mm = my
+                        ff = tm
+                        ok = True
+                        for j in range(c):
+                            x = HIGHEST[mm]
+                            y = LOWEST[ff]
+                            if y > x:
+                                ok = False
+                                break
+                            mm ^= 1 << x
+                            ff ^= 1 << y
+                        if ok:
+                            ce = c
+                h0 = hands[0]
+                h1 = hands[1]
+                h2 = hands[2]
+                h3 = hands[3]
+                # the ce rounds, then L leads the entry card and t wins with his top
+                # card; the other team follows with its lowest cards of e (any other
+                # cards it plays leave it higher ones: never a larger count for t)
+                mm = my
+                ff = tm
+                for j in range(ce):
+                    x = HIGHEST[mm]
+                    y = LOWEST[ff]
+                    mm ^= 1 << x
+                    ff ^= 1 << y
+                mm ^= 1 << ec
+                ff ^= 1 << ttop
+                sh = np.uint64(16 * e)
+                hands[L] = (hands[L] & ~(LANE << sh)) | (np.uint64(mm) << sh)
+                hands[t] = (hands[t] & ~(LANE << sh)) | (np.uint64(ff) << sh)
+                for q in range(4):
+                    if q != L and ((team_fr >> q) & 1) == 0:
+                        lq = _lane(hands[q], e)
+                        for j in range(ce + 1):
+                            if lq != 0:
+                                lq &= lq - 1
+                        hands[q] = (hands[q] & ~(LANE << sh)) | (np.uint64(lq) << sh)
+                lb = _bit(16 * e + ec)
+                tb = _bit(16 * e + ttop)
+                fr_t = team_fr ^ (1 << t) ^ (1 << L)
+                m, r2, pk = _qt_single(hands, t, tl - 1 - ce, P, fr_t, 15)
+                m += 1 + ce
+                if ce > 0:
+                    r2 |= relL
+                A = A0 + ce
+                if A0 > 0 and m < tl:
+                    # L cashes his other suits first; t's discards meanwhile come from
+                    # suits he does not count
+                    B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
+                    spare = 0
+                    for s in range(4):
+                        if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
+                            spare += POPCOUNT[_lane(hands[t], s)]
+                    if D <= spare and A + 1 + B > m:
+                        m = A + 1 + B
+                        r2 = r3 | relL
+                hands[0] = h0
+                hands[1] = h1
+                hands[2] = h2
+                hands[3] = h3
+                if m > n:
+                    n = m
+                    rel = r2 | lb | tb
+                    if ot != 0:
+                        rel |= _bit(16 * e + HIGHEST[ot])
     if n > tl:
         n = tl
     return n, rel
