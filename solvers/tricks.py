@@ -23,7 +23,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   one hand, and alike for scoring (``cls``);
 * move ordering by the predicted winner of the trick (the later seats' duck-or-high
   choices played out, each for its role) and its points (with the scoring cards void
-  seats would discard on it), the table's best lead first;
+  seats would discard on it), the table's best lead first; leads in suits where the
+  other side holds few cards (void: all its cards count, as discards) come first,
+  which keeps proofs narrow;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
@@ -103,6 +105,7 @@ TE_MV = 6
 TE_P = 7
 NTE = 8
 
+OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
 # mask indices
@@ -1984,6 +1987,19 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
+        nopt = 0
+        if nt == 0 and ln != 0:
+            # a lead: the fewer cards the other side holds in the suit (all its cards,
+            # to discard from, when void), the smaller the proof tends to be
+            for j in range(1, 4):
+                q = (p + j) % 4
+                if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1):
+                    lq = _lane(hands[q], s)
+                    if lq != 0:
+                        nopt += POPCOUNT[lq]
+                    else:
+                        nopt += POPCOUNT[_lane(hands[q], 0)] + POPCOUNT[_lane(hands[q], 1)] + \
+                            POPCOUNT[_lane(hands[q], 2)] + POPCOUNT[_lane(hands[q], 3)]
         while ln != 0:
             r = LOWEST[ln]
             bit = 1 << r
@@ -2045,6 +2061,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     sc -= 16
             else:
                 sc += r
+            sc -= OPT_W * nopt
             if negd >= 0 and p != negd and nt == 0:
                 # a defender's lead: a suit the declarer is void in lets him discard
                 if _lane(hands[negd], s) == 0:
