@@ -105,6 +105,7 @@ TE_MV = 6
 TE_P = 7
 NTE = 8
 
+DIS_W = -4
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
@@ -2062,6 +2063,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             else:
                 sc += r
             sc -= OPT_W * nopt
+            if nt > 0 and s != led and negd >= 0:
+                # a discard in a negative contract: from a short suit first
+                sc += DIS_W * POPCOUNT[_lane(hands[p], s)]
             if negd >= 0 and p != negd and nt == 0:
                 # a defender's lead: a suit the declarer is void in lets him discard
                 if _lane(hands[negd], s) == 0:
