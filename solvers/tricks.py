@@ -449,12 +449,15 @@ def _quick_tricks(hands, L, tl, P, w):
     With trumps, the leader's own cashing tricks (``_qt_single``). Without, teammates'
     cards are no threat to the cashing seat, and a teammate ``t`` can take over after an
     entry: a suit ``e`` the leader can lead whose best card ``t`` holds, above every card
-    of the other team and above the leader's lowest card of it. The count is then the
-    larger of the leader's own count and: the leader cashes his suits other than ``e``
-    (the rounds that keep the lead), leads his lowest card of ``e`` to ``t``'s top card,
-    and ``t`` cashes the suits the leader did not. That sum needs ``t``'s discards while
-    the leader cashes (rounds where ``t`` is void) to come from suits ``t`` does not
-    count, else only ``1 +`` what ``t`` cashes counts. The other team's plays and
+    of the other team and above the leader's entry card (his lowest card of ``e``, or his
+    highest one under ``t``'s top, which unblocks the suit). Before the lowest-card entry
+    (one teammate only), the leader may cash his own top cards of ``e`` while ``t``
+    follows low and keeps his top card. The count is the largest of the leader's own
+    count, ``1 +`` what ``t`` cashes after the entry, and: the leader cashes his suits
+    other than ``e`` (the rounds that keep the lead), then the entry, then ``t`` cashes
+    the suits the leader did not. That sum needs ``t``'s discards while the leader
+    cashes (rounds where ``t`` is void) to come from suits ``t`` does not count. The
+    other team follows with its lowest cards in the entry trick; its other plays and
     discards only take cards from it, which never lowers a count.
     """
     if P[P_TRUMP] >= 0:
