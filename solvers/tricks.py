@@ -1992,9 +1992,10 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
         nopt = 0
-        if nt == 0 and ln != 0:
+        if nt == 0 and ln != 0 and tpl[tl] == tpl[1]:
             # a lead: the fewer cards the other side holds in the suit (all its cards,
-            # to discard from, when void), the smaller the proof tends to be
+            # to discard from, when void), the smaller the proof tends to be (not where
+            # the last tricks score apart, as in No Last Two: more nodes there)
             for j in range(1, 4):
                 q = (p + j) % 4
                 if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1):
