@@ -308,37 +308,38 @@ def _top_owner(hands, s):
 
 
 @njit(**NUMBA_OPTS)
-def _overtake(my, fl, k):
-    """Seat L plays its ``k`` highest cards of a suit (lane ``my``) from the top down, one a
-    round, and a friend holding lane ``fl`` of the suit follows: the last round (1..k)
-    the friend can put off being forced above L's card, else k + 1 when he never is.
-    He tries two orders and keeps the better: his lowest card each round, or his
-    highest (the i-th highest under L's i-th highest)."""
+def _low_under(my, fl, k):
+    """Seat L plays its ``k`` highest cards of a suit (lane ``my``) from the top down, one
+    a round, and a friend holding lane ``fl`` of the suit follows with his lowest card:
+    the first round (1..k) where the friend's card is the higher one, else k + 1."""
     j = 1
-    m = my
-    f = fl
-    asc = k + 1
-    while j <= k and m != 0 and f != 0:
-        a = HIGHEST[m]
-        b = LOWEST[f]
+    while j <= k and my != 0 and fl != 0:
+        a = HIGHEST[my]
+        b = LOWEST[fl]
         if b > a:
-            asc = j
-            break
-        m ^= 1 << a
-        f ^= 1 << b
+            return j
+        my ^= 1 << a
+        fl ^= 1 << b
         j += 1
+    return k + 1
+
+
+@njit(**NUMBA_OPTS)
+def _overtake(my, fl, k):
+    """As ``_low_under``, but the friend tries two orders and keeps the better: his lowest
+    card each round, or his highest (the i-th highest under L's i-th highest). The last
+    round he can put off being forced above L's card, else k + 1 when he never is."""
+    asc = _low_under(my, fl, k)
     if asc > k:
         return asc
     j = 1
-    m = my
-    f = fl
-    while j <= k and m != 0 and f != 0:
-        a = HIGHEST[m]
-        b = HIGHEST[f]
+    while j <= k and my != 0 and fl != 0:
+        a = HIGHEST[my]
+        b = HIGHEST[fl]
         if b > a:
             return max(asc, j)
-        m ^= 1 << a
-        f ^= 1 << b
+        my ^= 1 << a
+        fl ^= 1 << b
         j += 1
     return k + 1
 
@@ -525,20 +526,9 @@ def _quick_tricks(hands, L, tl, P, w):
                 ce = 0
                 if ei == 0 and POPCOUNT[team_fr] == 1:
                     c = (pkL >> (5 * e)) & 15
-                    if c > 0 and POPCOUNT[my] > c and POPCOUNT[tm] > c:
-                        mm = my
-                        ff = tm
-                        ok = True
-                        for j in range(c):
-                            x = HIGHEST[mm]
-                            y = LOWEST[ff]
-                            if y > x:
-                                ok = False
-                                break
-                            mm ^= 1 << x
-                            ff ^= 1 << y
-                        if ok:
-                            ce = c
+                    if c > 0 and POPCOUNT[my] > c and POPCOUNT[tm] > c and \
+                            _low_under(my, tm, c) > c:
+                        ce = c
                 h0 = hands[0]
                 h1 = hands[1]
                 h2 = hands[2]
@@ -2067,8 +2057,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             else:
                 sc += r
             sc -= OPT_W * nopt
-            if nt > 0 and s != led and negd >= 0:
-                # a discard in a negative contract: from a short suit first
+            if nt > 0 and s != led and negd >= 0 and tpl[tl] == tpl[1]:
+                # a discard in a negative contract: from a short suit first (not where
+                # the last tricks score apart: more nodes in No Last Two)
                 sc += DIS_W * POPCOUNT[_lane(hands[p], s)]
             if negd >= 0 and p != negd and nt == 0:
                 # a defender's lead: a suit the declarer is void in lets him discard
