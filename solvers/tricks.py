@@ -105,7 +105,7 @@ TE_MV = 6
 TE_P = 7
 NTE = 8
 
-DIS_W = -4
+DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
@@ -163,6 +163,13 @@ def _lane(m, s):
 @njit(**NUMBA_OPTS)
 def _bit(c):
     return np.uint64(1) << np.uint64(c)
+
+
+@njit(**NUMBA_OPTS)
+def _ncards(h):
+    """Number of cards in the bitboard ``h``."""
+    return np.int64(POPCOUNT[_lane(h, 0)] + POPCOUNT[_lane(h, 1)] + POPCOUNT[_lane(h, 2)] +
+                    POPCOUNT[_lane(h, 3)])
 
 
 @njit(**NUMBA_OPTS)
@@ -675,8 +682,7 @@ def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl):
         if (hmax and T * w[i] < ext) or ((not hmax) and T * w[i] > ext):
             ext = T * w[i]
     hl = hands[hh] & ~_bit(c)
-    cap = np.int64(POPCOUNT[_lane(hl, 0)] + POPCOUNT[_lane(hl, 1)] +
-                   POPCOUNT[_lane(hl, 2)] + POPCOUNT[_lane(hl, 3)]) + 1
+    cap = _ncards(hl) + 1
     if cap > tl:
         cap = tl
     # the value is monotone in the count q (A is at least as good as ext for hh's role)
@@ -1993,8 +1999,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                     if lq != 0:
                         nopt += POPCOUNT[lq]
                     else:
-                        nopt += POPCOUNT[_lane(hands[q], 0)] + POPCOUNT[_lane(hands[q], 1)] + \
-                            POPCOUNT[_lane(hands[q], 2)] + POPCOUNT[_lane(hands[q], 3)]
+                        nopt += _ncards(hands[q])
         while ln != 0:
             r = LOWEST[ln]
             bit = 1 << r
