@@ -7,6 +7,13 @@ recursive pair of functions; a single self-recursive function or an explicit-sta
 caches fine -- as long as it compiles to ONE signature: pass ``np.int64(0)`` rather than a
 bare literal in recursive calls (a literal argument makes a second, ``Literal[int]``
 overload, and reloading several overloads of a recursive function also segfaults).
+
+``_nrt=False`` compiles the kernels without numba's reference-counting runtime. With it,
+every call of a kernel function that takes arrays did an atomic increment and decrement
+per array argument: about 30% of the trick solver's CPU time (perf, fifth session). The
+kernels therefore never allocate (no ``np.zeros``, ``np.sort``, slicing copies): they
+work in the buffers the caller passes; an allocation would fail to compile. (The option
+is numba's own, used in its test suite since long before 0.60.)
 """
 
-NUMBA_OPTS = dict(cache=True, nogil=True)
+NUMBA_OPTS = dict(cache=True, nogil=True, _nrt=False)

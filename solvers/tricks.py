@@ -1317,9 +1317,15 @@ def _neg_lb(hands, tl, U, pts, tpl, scm):
         for k in range(1, min(U, tl) + 1):
             v += tpl[k]
     else:
-        tv = np.sort(tpl[1:tl + 1])
-        for k in range(U):
-            v += tv[k]
+        # the U cheapest tricks (no allocation: the kernels run without NRT)
+        used = 0
+        for _ in range(U):
+            bk = -1
+            for k in range(1, tl + 1):
+                if not (used >> k) & 1 and (bk < 0 or tpl[k] < tpl[bk]):
+                    bk = k
+            used |= 1 << bk
+            v += tpl[bk]
     sc = (hands[0] | hands[1] | hands[2] | hands[3]) & scm
     n = 0
     cv = 0
@@ -1331,17 +1337,21 @@ def _neg_lb(hands, tl, U, pts, tpl, scm):
             ln &= ln - 1
     if n <= 4 * U:
         return v + cv
-    buf = np.zeros(n, dtype=np.int64)
-    n = 0
-    for s in range(4):
-        ln = _lane(sc, s)
-        while ln != 0:
-            buf[n] = pts[16 * s + LOWEST[ln]]
-            n += 1
-            ln &= ln - 1
-    buf.sort()
-    for i in range(4 * U):
-        v += buf[i]
+    # the 4 U cheapest scoring cards
+    left = sc
+    for _ in range(4 * U):
+        bc = -1
+        bv = 0
+        for s in range(4):
+            ln = _lane(left, s)
+            while ln != 0:
+                c = 16 * s + LOWEST[ln]
+                if bc < 0 or pts[c] < bv:
+                    bc = c
+                    bv = pts[c]
+                ln &= ln - 1
+        left &= ~_bit(bc)
+        v += bv
     return v
 
 
