@@ -2301,21 +2301,28 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, tl)
             hs = _tt_head(ttk, ttd, E, kbuf, tl, h, P[P_TTBITS], False)
             i = ttd[hs] - 1 if hs >= 0 else -1
+            prev = np.int64(-1)
             while i >= 0:
                 tp_i = np.int64(tte[i, TE_P])
                 if _tt_codes(tte, E, kbuf, tl, i):
                     stats[2] += 1
-                    if np.int64(tte[i, TE_LB]) >= needed:
+                    cut_lb = np.int64(tte[i, TE_LB]) >= needed
+                    if cut_lb or np.int64(tte[i, TE_UB]) < needed:
+                        if prev >= 0:
+                            # move the entry to the front of its chain: an entry that
+                            # decided once tends to decide again, and each step of the
+                            # walk is a cache miss
+                            tte[prev, TE_P] = np.uint64(
+                                (np.int64(tte[prev, TE_P]) & 0xFFFF) | (tp_i >> 16 << 16))
+                            tte[i, TE_P] = np.uint64((tp_i & 0xFFFF) | (ttd[hs] << 16))
+                            ttd[hs] = i + 1
                         relbuf[ply] = _prefix_cards(hands, tp_i & 0xFFFF)
                         stats[12] += 1
-                        return True
-                    if np.int64(tte[i, TE_UB]) < needed:
-                        relbuf[ply] = _prefix_cards(hands, tp_i & 0xFFFF)
-                        stats[12] += 1
-                        return False
+                        return cut_lb
                     mv_i = np.int64(tte[i, TE_MV])
                     if mv_i >= 0 and first < 0:
                         first = _from_rel(hands, mv_i)
+                prev = i
                 i = (tp_i >> 16) - 1
             use_tt = True
     elif nt < 3 and P[P_QT] != 0 and P[P_TRUMP] < 0 and only < 0:
