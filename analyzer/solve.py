@@ -236,7 +236,7 @@ class _Problem:
             raise BarbuError(f"bad tt_bits {tt_bits}: expected 4..{MAX_TT_BITS}")
         self.tt_bits = bits
         self.words = words
-        P = np.zeros(K.NPARAM, dtype=np.int64)
+        P = np.zeros(K.P_SIZE, dtype=np.int64)
         P[K.P_TRUMP] = cc.trump
         P[K.P_LEAD_BEAT] = cc.lead_must_beat
         P[K.P_VOID_RUFF] = cc.void_must_ruff
@@ -280,6 +280,10 @@ class _Problem:
             while uni < self.tl and int(cc.tpl[uni + 1]) == int(cc.tpl[1]):
                 uni += 1
         P[K.P_NEG_UNI] = uni
+        for off, arr in ((K.O_W, self.w), (K.O_PTS, cc.pts), (K.O_TPL, cc.tpl),
+                         (K.O_THI, self.tHi), (K.O_TLO, self.tLo), (K.O_CHI, self.cHi),
+                         (K.O_CLO, self.cLo), (K.O_CLS, cc.cls)):
+            P[off:off + len(arr)] = arr
         self.P = P
         self.masks = np.array([cc.forced_mask, cc.stop_mask, cc.scoring_mask], dtype=np.uint64)
         self.st = -1 if (bonus_t or bonus_c) else -2
@@ -321,8 +325,7 @@ class _Problem:
         tbuf = self.tbuf.copy()
         oc = -1 if only < 0 else card_bitpos(only)
         v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c, rcnt,
-                     oc, self.lo, self.hi, self.P, self.w, self.cc.pts, self.cc.tpl, self.tHi,
-                     self.tLo, self.cHi, self.cLo, self.cc.cls, self.masks,
+                     oc, self.lo, self.hi, self.P, self.masks,
                      ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
         if self.stats[8]:
             raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")

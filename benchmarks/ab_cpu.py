@@ -66,6 +66,13 @@ def main() -> None:
                 except BarbuError:
                     nodes += 5_000_000
         elif job == "no-tricks-13":
+            def kernel_args(pb):
+                # the problem's arrays: in P since the fifth session, separate before
+                if hasattr(K, "O_W"):
+                    return (pb.P, pb.masks)
+                return (pb.P, pb.w, pb.cc.pts, pb.cc.tpl, pb.tHi, pb.tLo, pb.cHi, pb.cLo,
+                        pb.cc.cls, pb.masks)
+
             pb = _Problem(random_deal(65002, 52, 13), tourn, "no-tricks", None, 2, 0, None,
                           None, None, (), None, None)
             ttk, tte, ttd = _tt(pb.tt_bits, pb.words, pb.token)
@@ -74,8 +81,7 @@ def main() -> None:
             needed = (-6 if a.tight else -5) * pb.grid
             K._search(pb.hands.copy(), pb.tbuf.copy(), np.int64(pb.nt), np.int64(pb.leader),
                       np.int64(pb.tl), np.int64(needed), np.int64(pb.st_t), np.int64(pb.st_c),
-                      np.zeros(16, dtype=np.int64), np.int64(-1), pb.P, pb.w, pb.cc.pts,
-                      pb.cc.tpl, pb.tHi, pb.tLo, pb.cHi, pb.cLo, pb.cc.cls, pb.masks,
+                      np.zeros(16, dtype=np.int64), np.int64(-1), *kernel_args(pb),
                       ttk, tte, ttd, np.zeros((16, pb.words + 4), dtype=np.uint64),
                       np.zeros((64, 32), dtype=np.int64), np.zeros(64, dtype=np.uint64), stats)
             nodes = int(stats[0])

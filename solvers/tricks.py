@@ -5,11 +5,15 @@ Encoding (the analyzer's ``compile`` step produces every array here)::
     card id   c = 16 * suit + rank     (bit c of a uint64 hand; rank 0 = the 2, 12 = the ace)
     hands     uint64[4]                one bitboard per seat, one 16-bit lane per suit
     tbuf      int64[64]                cards of the trick in progress at 4 * tl + i
-    P         int64[NPARAM]            rules and objective parameters (``P_*`` indices)
-    w         int64[4]                 objective weights (scaled integers)
-    pts       int64[64]                points of each card id (scaled integers)
-    tpl       int64[16]                points of a trick when ``tl`` tricks remain (tl >= 1)
-    cls       int64[64]                class of each card id: cards of one class are alike
+    P         int64[P_SIZE]            rules and objective parameters (``P_*`` indices,
+                                       below ``NPARAM``), then the problem's arrays at
+                                       fixed offsets, which kernels view as:
+    w         P[O_W:][:4]              objective weights (scaled integers)
+    pts       P[O_PTS:][:64]           points of each card id (scaled integers)
+    tpl       P[O_TPL:][:16]           points of a trick when ``tl`` tricks remain (tl >= 1)
+    tHi, tLo  P[O_THI:], P[O_TLO:]     bounds of the tricks' contribution, by tricks left
+    cHi, cLo  P[O_CHI:], P[O_CLO:]     bounds of each card's contribution
+    cls       P[O_CLS:][:64]           class of each card id: cards of one class are alike
                                        for scoring (points, forced discard, stop)
 
 The search is a two-sided alpha-beta over a linear objective ``sum(w[p] * score[p])``:
@@ -94,6 +98,18 @@ P_NEG = 24            # 1 + the declarer of a paranoid negative objective (0: no
 P_NEG_UNI = 25        # P_NEG shape: tricks left up to which every trick scores the same
                       # nonzero amount (tpl[1] == ... == tpl[k] != 0; 0: none)
 NPARAM = 26
+# the problem's arrays live in P after the scalar slots (one array argument instead of
+# nine: numba passes each array as seven words, and the pushes of those arguments were
+# about 40% of _search's own time)
+O_W = 32              # weights of the objective, by seat (4)
+O_PTS = 40            # points of each card, by bit position (64)
+O_TPL = 104           # points of the trick with k tricks left, k = 1..13 (16)
+O_THI = 120           # upper / lower bound of the tricks' contribution, by tricks left
+O_TLO = 136
+O_CHI = 152           # upper / lower bound of each card's contribution
+O_CLO = 216
+O_CLS = 280           # scoring class of each card (table keys)
+P_SIZE = 344
 
 # columns of an entry of the table's entry array ``tte`` (uint64[n, 8], one cache line
 # an entry): 0..3 the owner codes and masks, then (int64 bit patterns) the lower and
@@ -235,8 +251,9 @@ def _winner_index(tbuf, base, trump):
 
 
 @njit(**NUMBA_OPTS)
-def _terminal(P, w, st_t, st_c, rcnt, all_played, scoring_left):
+def _terminal(P, st_t, st_c, rcnt, all_played, scoring_left):
     """Objective adjustment at the end of the hand (bonuses, Ravage City)."""
+    w = P[O_W:O_W + 4]
     adj = 0
     done = False
     if P[P_BONUS_C] != 0 and st_c >= 0 and not scoring_left:
@@ -265,8 +282,12 @@ def _terminal(P, w, st_t, st_c, rcnt, all_played, scoring_left):
 
 
 @njit(**NUMBA_OPTS)
-def _bounds(hands, tbuf, base, nt, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks):
+def _bounds(hands, tbuf, base, nt, tl, st_t, st_c, P, masks):
     """Lower and upper bound of the objective still to come from this position."""
+    cHi = P[O_CHI:O_CHI + 64]
+    cLo = P[O_CLO:O_CLO + 64]
+    tHi = P[O_THI:O_THI + 16]
+    tLo = P[O_TLO:O_TLO + 16]
     rem = hands[0] | hands[1] | hands[2] | hands[3]
     for i in range(nt):
         rem |= _bit(tbuf[base + i])
@@ -440,8 +461,9 @@ def _qt_single(hands, L, tl, P, fr, smask):
 
 
 @njit(**NUMBA_OPTS)
-def _team_mask(L, P, w):
+def _team_mask(L, P):
     """Bit mask of L's teammates: the other seats with L's weight and role."""
+    w = P[O_W:O_W + 4]
     mxL = (P[P_MAXMASK] >> L) & 1
     fr = 0
     for t in range(4):
@@ -451,7 +473,7 @@ def _team_mask(L, P, w):
 
 
 @njit(**NUMBA_OPTS)
-def _quick_tricks(hands, L, tl, P, w):
+def _quick_tricks(hands, L, tl, P):
     """Quick tricks of the leader's team (seats with the leader's weight and role).
 
     With trumps, the leader's own cashing tricks (``_qt_single``). Without, teammates'
@@ -471,7 +493,7 @@ def _quick_tricks(hands, L, tl, P, w):
     if P[P_TRUMP] >= 0:
         n, rel, pk = _qt_single(hands, L, tl, P, 0, 15)
         return n, rel
-    team_fr = _team_mask(L, P, w)
+    team_fr = _team_mask(L, P)
     n, rel, pkL = _qt_single(hands, L, tl, P, team_fr, 15)
     if n >= tl or team_fr == 0:
         return n, rel
@@ -667,12 +689,14 @@ def _trick_top(hands, tbuf, base, nt, leader):
 
 
 @njit(**NUMBA_OPTS)
-def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl):
+def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P):
     """Notrump, mid-trick (``P_QT``): 1 when the sure winner of the trick in progress
     (``_trick_top``) is a maximiser whose sure tricks (the trick alone, else
     ``_win_cash``; ``_qt_single`` only when its count can decide) reach ``needed``, -1
     when it is a minimiser whose sure tricks keep the value below it, else 0; and the
     cards that relies on."""
+    w = P[O_W:O_W + 4]
+    tpl = P[O_TPL:O_TPL + 16]
     hh, c = _trick_top(hands, tbuf, base, nt, leader)
     T = tpl[tl]
     A = T * w[hh]
@@ -702,13 +726,14 @@ def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl):
 
 
 @njit(**NUMBA_OPTS)
-def _lost_cash(hands, L, tl, P, w, T, al):
+def _lost_cash(hands, L, tl, P, T, al):
     """Notrump, seat ``L`` on lead: when the top card of every suit ``L`` may lead is held by
     a seat of the other role, that seat wins the trick (it plays the top card) and then
     takes ``_win_cash`` tricks in all (each worth ``T`` times its weight), the other tricks
     counted at ``al`` (the best trick for ``L``'s role). Returns (ok, bound, rel): the best
     value ``L``'s role can reach over its choice of suit (an upper bound when ``L``
     maximises, a lower bound when he minimises)."""
+    w = P[O_W:O_W + 4]
     mxL = (P[P_MAXMASK] >> L) & 1
     skip_hearts = _hearts_banned(hands, L, tl, P)
     rel = np.uint64(0)
@@ -810,9 +835,11 @@ def _neg_chain(hands, D, adj, K):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_all(hands, tl, pts, tpl, scm):
+def _neg_all(hands, tl, P, scm):
     """Every point still to come: every remaining card and trick (``scm``: the scoring
     cards)."""
+    pts = P[O_PTS:O_PTS + 64]
+    tpl = P[O_TPL:O_TPL + 16]
     v = 0
     for k in range(1, tl + 1):
         v += tpl[k]
@@ -827,7 +854,7 @@ def _neg_all(hands, tl, pts, tpl, scm):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
+def _neg_bounds(hands, leader, tl, P, scm):
     """Bounds for a paranoid negative objective (``P_NEG``): the declarer ``D`` alone
     maximises ``w[D] * score[D]`` (``w[D] > 0``, the others weigh 0), every card and trick
     scores <= 0, no trumps, bonus, Ravage City or forced discards (``analyzer.solve``);
@@ -842,6 +869,9 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
       this trick (with his cheapest card of ``s``; the defenders add their dearest cards
       that fit), then leads and takes the ``_neg_chain`` tricks that follow.
     """
+    w = P[O_W:O_W + 4]
+    pts = P[O_PTS:O_PTS + 64]
+    tpl = P[O_TPL:O_TPL + 16]
     D = P[P_NEG] - 1
     wd = w[D]
     # D takes no more tricks when he can always play under the card a defender leads
@@ -884,7 +914,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
         if K <= 0:
             return 0, 0, rel
         if K >= tl:
-            return 1, wd * _neg_all(hands, tl, pts, tpl, scm), rel
+            return 1, wd * _neg_all(hands, tl, P, scm), rel
         v = 0
         for k in range(tl - K + 1, tl + 1):
             v += tpl[k]
@@ -953,7 +983,7 @@ def _neg_bounds(hands, leader, tl, P, w, pts, tpl, scm):
         K, crel = _neg_chain(hands, D, s, tl - 1)
         if K > 0:
             if K >= tl - 1:
-                v2 = wd * _neg_all(hands, tl, pts, tpl, scm)
+                v2 = wd * _neg_all(hands, tl, P, scm)
             else:
                 c2 = cost
                 for k in range(tl - K, tl):
@@ -1303,9 +1333,11 @@ def _neg_lose2(hands, leader, tl, P):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_lb(hands, tl, U, pts, tpl, scm):
+def _neg_lb(hands, tl, U, P, scm):
     """Least points of a seat who takes at most ``U`` of the ``tl`` remaining tricks: the
     ``U`` dearest tricks' points and the ``4 U`` dearest scoring cards still in hands."""
+    pts = P[O_PTS:O_PTS + 64]
+    tpl = P[O_TPL:O_TPL + 16]
     if U <= 0:
         return 0
     v = 0
@@ -1356,19 +1388,20 @@ def _neg_lb(hands, tl, U, pts, tpl, scm):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_after(hands, D, t1, needed, u, later, P, w, pts, tpl, masks):
+def _neg_after(hands, D, t1, needed, u, later, P, masks):
     """``_neg_mid``'s test once ``D`` surely does not take the trick in progress, his hand
     in ``hands`` being already the one he keeps after it: is his value from the ``t1``
     tricks after it surely at least ``needed``? Returns it and the rel cards."""
+    w = P[O_W:O_W + 4]
     wd = w[D]
     scm = masks[M_SCORING]
-    if needed <= _neg_lb(hands, t1, t1, pts, tpl, scm) * wd:
+    if needed <= _neg_lb(hands, t1, t1, P, scm) * wd:
         return True, np.uint64(0)
     if t1 < 1:
         return False, np.uint64(0)
     g = np.int64(1)
     gmax = max(t1 // 2, np.int64(1))
-    while g <= gmax and needed > _neg_lb(hands, t1, t1 - g, pts, tpl, scm) * wd:
+    while g <= gmax and needed > _neg_lb(hands, t1, t1 - g, P, scm) * wd:
         g += 1
     if g > gmax:
         return False, np.uint64(0)
@@ -1418,7 +1451,7 @@ def _neg_after(hands, D, t1, needed, u, later, P, w, pts, tpl, masks):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
+def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, masks):
     """Mid-trick test (``0 < nt < 4``) for a paranoid negative objective (``P_NEG``) whose
     tricks all score the same (``tpl`` uniform, nonzero: no stop cards): is the value
     from here surely at least ``needed``? Returns ``(decided, rel)``.
@@ -1466,7 +1499,7 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
                         forced = True
             if not forced:
                 return False, np.uint64(0)
-        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, masks)
         if ok and (dc >> 4) == u:
             rel |= _bit(wc)
         return ok, rel
@@ -1477,7 +1510,7 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
             return False, np.uint64(0)
         b = _bit(16 * u + HIGHEST[below])
         hands[D] &= ~b
-        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, masks)
         hands[D] |= b
         return ok, rel | _bit(wc)
     for s in range(4):
@@ -1486,7 +1519,7 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
             continue
         b = _bit(16 * s + HIGHEST[ln])
         hands[D] &= ~b
-        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, w, pts, tpl, masks)
+        ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, masks)
         hands[D] |= b
         if ok:
             return True, rel
@@ -1494,7 +1527,7 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl, masks):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks):
+def _neg_lead_duck(hands, leader, tl, needed, P, masks):
     """``_neg_mid``'s test at a trick's start (``tl >= 2``), a defender ``L`` on lead: for
     every suit ``u`` that ``L`` may lead, ``D`` surely does not take the trick (void in
     ``u``, or holding a card of ``u`` below ``L``'s lowest: the trick's top is at least
@@ -1524,7 +1557,7 @@ def _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks):
                 return False, np.uint64(0)
             b = _bit(16 * u + HIGHEST[below])
             hands[D] &= ~b
-            ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, w, pts, tpl,
+            ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P,
                                masks)
             hands[D] |= b
             if not ok:
@@ -1538,8 +1571,7 @@ def _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks):
                     continue
                 b = _bit(16 * s + HIGHEST[ln])
                 hands[D] &= ~b
-                ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, w, pts,
-                                   tpl, masks)
+                ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, masks)
                 hands[D] |= b
                 if ok:
                     found = True
@@ -1551,7 +1583,7 @@ def _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl, masks):
 
 
 @njit(**NUMBA_OPTS)
-def _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks):
+def _neg_d_exit(hands, tl, needed, P, masks):
     """``_neg_mid``'s test at a trick's start (``tl >= 2``), the declarer ``D`` on lead: he
     leads his lowest card ``l`` of a suit ``s`` (heart-lead bans respected) that a defender
     holds with no card below ``l`` (that defender must beat it), and then surely loses the
@@ -1582,7 +1614,7 @@ def _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks):
             continue
         b = _bit(16 * s + l)
         hands[D] &= ~b
-        ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(s), later, P, w, pts, tpl, masks)
+        ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(s), later, P, masks)
         hands[D] |= b
         if ok:
             return True, r | b
@@ -1590,13 +1622,14 @@ def _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks):
 
 
 @njit(**NUMBA_OPTS)
-def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, row):
+def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
     """Fill ``kbuf[row]``: the exact part of the key (words ``0..E-1``: leader, tricks
     left, bonus state, Ravage counts, suit lengths of each hand, class layout of each
     suit), then the owners of each suit's cards from its lowest card in play up (2 bits a
     card, words E and E+1, 32 bits a suit) and the positions of the cards of minority
     scoring classes (words E+2, E+3).
     Return the hash of the exact part."""
+    cls = P[O_CLS:O_CLS + 64]
     E = P[P_KWORDS]
     cb = P[P_CBITS]
     for i in range(E + 4):
@@ -1838,12 +1871,13 @@ def _from_rel(hands, code):
 
 
 @njit(**NUMBA_OPTS)
-def _follow(hands, p, nt, led, cur0, win0, est, P, w):
+def _follow(hands, p, nt, led, cur0, win0, est, P):
     """Predicted winner of the trick after seat ``p`` (the ``nt``-th card) leaves ``cur0``
     (won by ``win0``) on top. Each later seat either ducks (its lowest card) or plays high
     (its highest card of the suit led, or its lowest overruff when void); the trick is
     played out for every choice and each seat picks, last seat first, what its role
     prefers for a trick worth ``est`` (ties: duck)."""
+    w = P[O_W:O_W + 4]
     trump = P[P_TRUMP]
     m = 3 - nt
     winners = 0
@@ -1901,11 +1935,13 @@ def _follow(hands, p, nt, led, cur0, win0, est, P, w):
 
 
 @njit(**NUMBA_OPTS)
-def _dumps(hands, p, nt, led, win, P, w, pts, scoring):
+def _dumps(hands, p, nt, led, win, P, scoring):
     """Points the later seats would discard on a trick won by ``win``: each seat void in
     the suit led, other than the winner, whose role gains by it drops the scoring card
     worth the most to its role. (Points dropped while following suit: no better order
     in No Queens.)"""
+    w = P[O_W:O_W + 4]
+    pts = P[O_PTS:O_PTS + 64]
     add = 0
     for j in range(1, 4 - nt):
         q = (p + j) % 4
@@ -1931,23 +1967,27 @@ def _dumps(hands, p, nt, led, win, P, w, pts, scoring):
 
 
 @njit(**NUMBA_OPTS)
-def _predict(hands, p, nt, led, cur, win, est, P, w, pts, scoring):
+def _predict(hands, p, nt, led, cur, win, est, P, scoring):
     """Predicted winner of the trick once seat ``p`` has played (``_follow``) and the
     points the later seats would discard on it (``_dumps``, when scoring cards exist)."""
-    win = _follow(hands, p, nt, led, cur, win, est, P, w)
+    win = _follow(hands, p, nt, led, cur, win, est, P)
     dmp = 0
     if scoring != 0:
-        dmp = _dumps(hands, p, nt, led, win, P, w, pts, scoring)
+        dmp = _dumps(hands, p, nt, led, win, P, scoring)
     return win, dmp
 
 
 @njit(**NUMBA_OPTS)
-def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, first, masks):
+def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
     Returns the number of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left
     out as equivalent to a higher card of the same hand.
     """
+    w = P[O_W:O_W + 4]
+    pts = P[O_PTS:O_PTS + 64]
+    tpl = P[O_TPL:O_TPL + 16]
+    cls = P[O_CLS:O_CLS + 64]
     inplay = hands[0] | hands[1] | hands[2] | hands[3]
     for i in range(nt):
         inplay |= _bit(tbuf[base + i])
@@ -2025,9 +2065,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
             # predicted winner of the trick
             if nt == 0:
                 est = tpl[tl] + pts[c]
-                win = _follow(hands, p, 0, s, c, p, est, P, w)
+                win = _follow(hands, p, 0, s, c, p, est, P)
                 if scoring != 0:
-                    est += _dumps(hands, p, 0, s, win, P, w, pts, scoring)
+                    est += _dumps(hands, p, 0, s, win, P, scoring)
             else:
                 cur = wc
                 beats = False
@@ -2043,7 +2083,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                 est = tpts + pts[c]
                 if nt < 3:
                     if beats:
-                        win, dmp = _predict(hands, p, nt, led, cur, win, est, P, w, pts,
+                        win, dmp = _predict(hands, p, nt, led, cur, win, est, P,
                                             scoring)
                     else:
                         # a card that does not beat the trick leaves the same prediction
@@ -2051,12 +2091,12 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf, ply, 
                         if (est if est != 0 else P[P_PSIGN]) > 0:
                             if nb_win1 < 0:
                                 nb_win1, nb_dmp1 = _predict(hands, p, nt, led, cur, win, est,
-                                                            P, w, pts, scoring)
+                                                            P, scoring)
                             win, dmp = nb_win1, nb_dmp1
                         else:
                             if nb_win0 < 0:
                                 nb_win0, nb_dmp0 = _predict(hands, p, nt, led, cur, win, est,
-                                                            P, w, pts, scoring)
+                                                            P, scoring)
                             win, dmp = nb_win0, nb_dmp0
                     est += dmp
             # (a scoring card given to the winner no longer threatens its holder)
@@ -2121,13 +2161,15 @@ def _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base):
 
 
 @njit(**NUMBA_OPTS)
-def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
-            P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, masks,
             ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
     """Null-window test: can the maximisers make the value from here >= ``needed``?
 
     On return ``relbuf[4 * tl + nt]`` holds the cards whose rank the answer relies on.
     """
+    w = P[O_W:O_W + 4]
+    pts = P[O_PTS:O_PTS + 64]
+    tpl = P[O_TPL:O_TPL + 16]
     stats[0] += 1
     if P[P_NODE_LIMIT] > 0 and stats[0] > P[P_NODE_LIMIT]:
         stats[8] = 1
@@ -2142,7 +2184,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
     h = np.uint64(0)
     first = -1
     if nt == 0:
-        lo, hi = _bounds(hands, tbuf, base, ZERO, tl, st_t, st_c, P, cHi, cLo, tHi, tLo, masks)
+        lo, hi = _bounds(hands, tbuf, base, ZERO, tl, st_t, st_c, P, masks)
         stats[9] += 1
         if needed <= lo:
             relbuf[ply] = 0
@@ -2174,14 +2216,14 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 if i != wi and (tbuf[base + i] >> 4) == (wc >> 4):
                     rel1 = _bit(wc)
             nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
-            adj = _terminal(P, w, nst_t, nst_c, rcnt, True, False)
+            adj = _terminal(P, nst_t, nst_c, rcnt, True, False)
             if P[P_RAVAGE] != 0:
                 for i in range(4):
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             relbuf[ply] = rel1
             return w[win] * tp + adj >= needed
         if P[P_NEG] != 0 and only < 0:
-            kind, nv, nrel = _neg_bounds(hands, leader, tl, P, w, pts, tpl, masks[M_SCORING])
+            kind, nv, nrel = _neg_bounds(hands, leader, tl, P, masks[M_SCORING])
             if kind != 0:
                 if kind == 1 or needed > nv:
                     relbuf[ply] = nrel
@@ -2199,9 +2241,9 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             # the fewest tricks g he must lose (at most tl / 2, or 2: else nothing)
             gmax = max(tl // 2, min(np.int64(2), tl))
             g = gmax + 1
-            if needed <= _neg_lb(hands, tl, tl - gmax, pts, tpl, scm) * wd:
+            if needed <= _neg_lb(hands, tl, tl - gmax, P, scm) * wd:
                 g = np.int64(1)
-                while g < gmax and needed > _neg_lb(hands, tl, tl - g, pts, tpl, scm) * wd:
+                while g < gmax and needed > _neg_lb(hands, tl, tl - g, P, scm) * wd:
                     g += 1
             if g <= 2:
                 lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
@@ -2226,17 +2268,17 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 # he ducks every lead (or leads an exit) and then surely loses the tricks
                 # he still must
                 if leader != P[P_NEG] - 1:
-                    lost, lrel = _neg_lead_duck(hands, leader, tl, needed, P, w, pts, tpl,
+                    lost, lrel = _neg_lead_duck(hands, leader, tl, needed, P,
                                                 masks)
                 else:
-                    lost, lrel = _neg_d_exit(hands, tl, needed, P, w, pts, tpl, masks)
+                    lost, lrel = _neg_d_exit(hands, tl, needed, P, masks)
                 if lost:
                     relbuf[ply] = lrel
                     stats[11] += 1
                     return True
         if P[P_QT] != 0 and only < 0:
             # (a bound on the best play, not on one given card)
-            q, qrel = _quick_tricks(hands, leader, tl, P, w)
+            q, qrel = _quick_tricks(hands, leader, tl, P)
             if q > 0:
                 T = tpl[tl]
                 mn = T * w[0]
@@ -2282,7 +2324,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                 if P[P_TRUMP] < 0 and ((mxl and needed <= bnd) or ((not mxl) and needed > bnd)):
                     # notrump: the winner then cashes its top cards (a tighter bound, which
                     # relies on more cards: only when the plain one does not decide)
-                    ok2, b2, r2 = _lost_cash(hands, leader, tl, P, w, T, al)
+                    ok2, b2, r2 = _lost_cash(hands, leader, tl, P, T, al)
                     if ok2:
                         bnd = b2
                         lrel = r2
@@ -2298,7 +2340,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                         return True
         if P[P_USE_TT] != 0 and only < 0 and tl > 1:
             E = P[P_KWORDS]
-            h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, cls, kbuf, tl)
+            h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, tl)
             hs = _tt_head(ttk, ttd, E, kbuf, tl, h, P[P_TTBITS], False)
             i = ttd[hs] - 1 if hs >= 0 else -1
             prev = np.int64(-1)
@@ -2327,13 +2369,13 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             use_tt = True
     elif nt < 3 and P[P_QT] != 0 and P[P_TRUMP] < 0 and only < 0:
         # notrump, mid-trick: the sure winner of this trick, then its cashing tricks
-        mres, mrel = _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P, w, tpl)
+        mres, mrel = _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P)
         if mres != 0:
             relbuf[ply] = mrel
             stats[11] += 1
             return mres > 0
     if nt > 0 and tl <= P[P_NEG_UNI] and only < 0:
-        done, mrel = _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, w, pts, tpl,
+        done, mrel = _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P,
                               masks)
         if done:
             relbuf[ply] = mrel
@@ -2346,7 +2388,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
         n = 1
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
-        n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, w, pts, tpl, cls, mbuf,
+        n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf,
                             ply, first, masks)
     result = not ismax
     best = -1
@@ -2377,12 +2419,12 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
             rem = hands[0] | hands[1] | hands[2] | hands[3]
             stopm = masks[M_STOP]
             if rem == 0 or (stopm != 0 and (rem & stopm) == 0):
-                adj = _terminal(P, w, nst_t, nst_c, rcnt, rem == 0,
+                adj = _terminal(P, nst_t, nst_c, rcnt, rem == 0,
                                 (rem & masks[M_SCORING]) != 0)
                 res = v + adj >= needed
             else:
                 res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt,
-                              MINUS1, P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+                              MINUS1, P, masks,
                               ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
                 crel = relbuf[child]
             if by_rank:
@@ -2392,7 +2434,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
         else:
             res = _search(hands, tbuf, nt + 1, leader, tl, needed, st_t, st_c, rcnt, MINUS1,
-                          P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+                          P, masks,
                           ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
             crel = relbuf[child]
         hands[p] |= b
@@ -2426,8 +2468,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only,
 
 
 @njit(**NUMBA_OPTS)
-def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi,
-           P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi, P, masks,
            ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
     """Exact value by a binary search of null-window tests over the grid [lo, hi]."""
     g = P[P_GRID]
@@ -2436,7 +2477,7 @@ def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi,
         mid = lo + ((steps + 1) // 2) * g
         stats[1] += 1
         ok = _search(hands, tbuf, nt, leader, tl, mid, st_t, st_c, rcnt, only,
-                   P, w, pts, tpl, tHi, tLo, cHi, cLo, cls, masks,
+                   P, masks,
                    ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
         if stats[8] != 0:
             return lo
