@@ -13,7 +13,17 @@ every call of a kernel function that takes arrays did an atomic increment and de
 per array argument: about 30% of the trick solver's CPU time (perf, fifth session). The
 kernels therefore never allocate (no ``np.zeros``, ``np.sort``, slicing copies): they
 work in the buffers the caller passes; an allocation would fail to compile. (The option
-is numba's own, used in its test suite since long before 0.60.)
+is numba's own, used in its test suite since long before 0.60; should a numba release
+drop it, the kernels compile with the runtime again, only slower.)
 """
 
-NUMBA_OPTS = dict(cache=True, nogil=True, _nrt=False)
+
+def _no_nrt() -> dict[str, bool]:
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:  # pragma: no cover - a numba without this layout
+        return {}
+    return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+
+
+NUMBA_OPTS = dict(cache=True, nogil=True, **_no_nrt())
