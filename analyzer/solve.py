@@ -284,6 +284,11 @@ class _Problem:
                          (K.O_THI, self.tHi), (K.O_TLO, self.tLo), (K.O_CHI, self.cHi),
                          (K.O_CLO, self.cLo), (K.O_CLS, cc.cls)):
             P[off:off + len(arr)] = arr
+        P[K.O_TPS:K.O_TPS + 16] = np.concatenate(([0], np.cumsum(cc.tpl[1:16])))
+        mono = 1
+        while mono < 13 and cc.tpl[mono + 1] >= cc.tpl[mono]:
+            mono += 1
+        P[K.P_TPL_MONO] = mono
         self.P = P
         self.masks = np.array([cc.forced_mask, cc.stop_mask, cc.scoring_mask], dtype=np.uint64)
         self.st = -1 if (bonus_t or bonus_c) else -2

@@ -13,6 +13,7 @@ Encoding (the analyzer's ``compile`` step produces every array here)::
     tpl       P[O_TPL:][:16]           points of a trick when ``tl`` tricks remain (tl >= 1)
     tHi, tLo  P[O_THI:], P[O_TLO:]     bounds of the tricks' contribution, by tricks left
     cHi, cLo  P[O_CHI:], P[O_CLO:]     bounds of each card's contribution
+    tps       P[O_TPS:][:16]           prefix sums of tpl (tps[k] = tpl[1] + ... + tpl[k])
     cls       P[O_CLS:][:64]           class of each card id: cards of one class are alike
                                        for scoring (points, forced discard, stop)
 
@@ -97,7 +98,9 @@ P_PSIGN = 23          # +1 when taking points is good for a seat of weight +1, -
 P_NEG = 24            # 1 + the declarer of a paranoid negative objective (0: not that shape)
 P_NEG_UNI = 25        # P_NEG shape: tricks left up to which every trick scores the same
                       # nonzero amount (tpl[1] == ... == tpl[k] != 0; 0: none)
-NPARAM = 26
+P_TPL_MONO = 26       # the most tricks left t with tpl[1] <= tpl[2] <= ... <= tpl[t]
+
+NPARAM = 27
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
 # about 40% of _search's own time)
@@ -109,7 +112,8 @@ O_TLO = 136
 O_CHI = 152           # upper / lower bound of each card's contribution
 O_CLO = 216
 O_CLS = 280           # scoring class of each card (table keys)
-P_SIZE = 344
+O_TPS = 344           # tpl[1] + ... + tpl[k], by k (16)
+P_SIZE = 360
 
 # columns of an entry of the table's entry array ``tte`` (uint64[n, 8], one cache line
 # an entry): 0..3 the owner codes and masks, then (int64 bit patterns) the lower and
@@ -1341,13 +1345,9 @@ def _neg_lb(hands, tl, U, P, scm):
     if U <= 0:
         return 0
     v = 0
-    mono = True
-    for k in range(2, tl + 1):
-        if tpl[k] < tpl[k - 1]:
-            mono = False
-    if U >= tl or mono:
-        for k in range(1, min(U, tl) + 1):
-            v += tpl[k]
+    if U >= tl or tl <= P[P_TPL_MONO]:
+        # the cheapest tricks are the last ones: a prefix sum
+        v = P[O_TPS + min(U, tl)]
     else:
         # the U cheapest tricks (no allocation: the kernels run without NRT)
         used = 0
