@@ -25,6 +25,30 @@ import sys
 import time
 
 
+#: the seeds of the two many-solve workloads (also profiled by ``perf_map.py``)
+SOLVE_SEEDS = {"notrump": range(2000, 2020), "no-tricks-10": range(30)}
+
+
+def solve_one(job: str, k: int) -> int:
+    """Nodes of solve ``k`` of a many-solve workload (the 5M-node cap when it stops)."""
+    from analyzer.cards import random_deal
+    from analyzer.errors import BarbuError
+    from analyzer.rules import load_rules
+    from analyzer.solve import solve_stats
+    try:
+        if job == "notrump":
+            _, st = solve_stats(random_deal(k, 52, 13), load_rules("bridge"), "notrump",
+                                leader=k % 4, side=(k % 4, (k % 4 + 2) % 4),
+                                node_limit=5_000_000)
+        else:
+            _, st = solve_stats(random_deal(50000 + k, 52, 10), load_rules("tournament"),
+                                "no-tricks", leader=k % 4, seat=(k // 4) % 4,
+                                node_limit=5_000_000)
+    except BarbuError:
+        return 5_000_000
+    return int(st["nodes"])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("repo", help="checkout whose analyzer/ and solvers/ to import")
@@ -36,35 +60,18 @@ def main() -> None:
     import numpy as np
 
     from analyzer.cards import random_deal
-    from analyzer.errors import BarbuError
     from analyzer.rules import load_rules
-    from analyzer.solve import _Problem, _tt, solve_stats
+    from analyzer.solve import _Problem, _tt
     from solvers import tricks as K
 
-    bridge, tourn = load_rules("bridge"), load_rules("tournament")
-    solve_stats(random_deal(0, 52, 4), tourn, "no-tricks", leader=0, seat=0)
-    solve_stats(random_deal(0, 52, 4), bridge, "notrump", leader=0, side="NS")
+    tourn = load_rules("tournament")
+    solve_one("notrump", 0)  # compile (or load) the kernels
+    solve_one("no-tricks-10", 0)
     for job in a.only.split(","):
         nodes = 0
         t0 = time.process_time()
-        if job == "notrump":
-            for k in range(2000, 2020):
-                try:
-                    _, st = solve_stats(random_deal(k, 52, 13), bridge, "notrump",
-                                        leader=k % 4, side=(k % 4, (k % 4 + 2) % 4),
-                                        node_limit=5_000_000)
-                    nodes += st["nodes"]
-                except BarbuError:
-                    nodes += 5_000_000
-        elif job == "no-tricks-10":
-            for k in range(30):
-                try:
-                    _, st = solve_stats(random_deal(50000 + k, 52, 10), tourn, "no-tricks",
-                                        leader=k % 4, seat=(k // 4) % 4,
-                                        node_limit=5_000_000)
-                    nodes += st["nodes"]
-                except BarbuError:
-                    nodes += 5_000_000
+        if job in SOLVE_SEEDS:
+            nodes = sum(solve_one(job, k) for k in SOLVE_SEEDS[job])
         elif job == "no-tricks-13":
             def kernel_args(pb):
                 # the problem's arrays: in P since the fifth session, separate before

@@ -26,7 +26,8 @@ import re
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, ".."), HERE]
 
 
 def _demangle(name: str) -> str:
@@ -48,25 +49,14 @@ def main() -> None:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="barbu-perf-")
     from numba.core.registry import CPUDispatcher
 
-    from analyzer.cards import random_deal
-    from analyzer.errors import BarbuError
-    from analyzer.rules import load_rules
-    from analyzer.solve import solve_stats
+    from ab_cpu import SOLVE_SEEDS, solve_one
     from solvers import tricks as K
 
-    bridge, tourn = load_rules("bridge"), load_rules("tournament")
+    name = "notrump" if a.workload == "notrump" else "no-tricks-10"
+    seeds = list(SOLVE_SEEDS[name])
 
-    def job(k: int) -> None:
-        try:
-            if a.workload == "notrump":
-                solve_stats(random_deal(2000 + k, 52, 13), bridge, "notrump",
-                            leader=k % 4, side=(k % 4, (k % 4 + 2) % 4),
-                            node_limit=5_000_000)
-            else:
-                solve_stats(random_deal(50000 + k, 52, 10), tourn, "no-tricks",
-                            leader=k % 4, seat=(k // 4) % 4, node_limit=5_000_000)
-        except BarbuError:
-            pass
+    def job(i: int) -> None:
+        solve_one(name, seeds[i])
 
     job(0)  # compile
     funcs = set()
@@ -93,8 +83,8 @@ def main() -> None:
                 with open(f"/tmp/code_{nm[:12]}_{addr:x}.bin", "wb") as out:
                     out.write(ctypes.string_at(addr, size))
     print(f"perf map: /tmp/perf-{os.getpid()}.map ({len(starts)} functions)", flush=True)
-    for k in range(1, 20 if a.workload == "notrump" else 30):
-        job(k)
+    for i in range(1, len(seeds)):
+        job(i)
 
 
 if __name__ == "__main__":
