@@ -598,12 +598,36 @@ def _quick_tricks(hands, L, tl, P):
                 A = A0 + ce
                 if A0 > 0 and m < tl:
                     # L cashes his other suits first; t's discards meanwhile come from
-                    # suits he does not count
+                    # suits he does not count, then (the lowest cards first) from those
+                    # he does, and he cashes what is left
                     B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
                     spare = 0
                     for s in range(4):
                         if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
                             spare += POPCOUNT[_lane(hands[t], s)]
+                    if D > spare:
+                        ht = hands[t]
+                        for s in range(4):
+                            if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
+                                hands[t] &= ~(LANE << np.uint64(16 * s))
+                        x = D - spare
+                        while x > 0:
+                            bs = -1
+                            bl = 0
+                            for s in range(4):
+                                if ((sl >> s) & 1) == 0:
+                                    ln = POPCOUNT[_lane(hands[t], s)]
+                                    if ln > bl:
+                                        bl = ln
+                                        bs = s
+                            if bs < 0:
+                                break
+                            hands[t] &= ~_bit(16 * bs + LOWEST[_lane(hands[t], bs)])
+                            x -= 1
+                        if x == 0:
+                            B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
+                            spare = D
+                        hands[t] = ht
                     if D <= spare and A + 1 + B > m:
                         m = A + 1 + B
                         r2 = r3 | relL
