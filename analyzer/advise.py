@@ -62,7 +62,12 @@ from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
            "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
-           "AUTO_CAP"]
+           "AUTO_CAP", "slow_contracts"]
+
+#: Trick contracts whose 52-card guaranteed value can take minutes a deal today (most full
+#: deals do not finish within 20 M nodes: BENCHMARKS.md, "Trick solver" (b)).
+SLOW_52 = ("no-tricks", "no-queens", "no-hearts", "no-last-two", "no-last", "salad",
+           "ravage-city")
 
 #: ``samples="auto"``: first batch, later batches, and the cap.
 AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
@@ -127,6 +132,23 @@ def parse_remaining(rules: Rules, remaining: str | Iterable[str] | None) -> tupl
     if not ids:
         raise BarbuError("--remaining names no contract")
     return tuple(c for c in rules.match_contracts if c in ids)
+
+
+def slow_contracts(rules: Rules | str | None, remaining: str | Iterable[str] | None
+                   ) -> list[str]:
+    """The contracts of ``remaining`` (default: the preset's match) that are slow to solve
+    today: on 52 cards, the declarer's guaranteed value in the negative contracts other
+    than No King can take minutes a deal (measured, BENCHMARKS.md). Empty on 32 cards.
+
+    >>> slow_contracts("tournament", "trumps,no-king,no-hearts")
+    ['no-hearts']
+    >>> slow_contracts("barbu-32", None)
+    []
+    """
+    r = rules if isinstance(rules, Rules) else load_rules(rules)
+    if r.deck != 52:
+        return []
+    return [c for c in parse_remaining(r, remaining) if c in SLOW_52]
 
 
 def _leader(rules: Rules, seat: int) -> int:
