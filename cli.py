@@ -199,7 +199,7 @@ def advise(
     example: bool = typer.Option(False, "--example", help="Advise the built-in example hand (N of the example deal)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    from analyzer.advise import advise as run_advise, slow_contracts
+    from analyzer.advise import advise as run_advise
     from analyzer.jobs import constraint_spec
     from analyzer.samples import example_hand
     from reports.advise import render_advice
@@ -217,11 +217,6 @@ def advise(
         except ValueError:
             raise BarbuError(f"bad --samples {samples!r}: a number or 'auto'") from None
     spec = constraint_spec(known, void, length)
-    slow = slow_contracts(rules, remaining)
-    if slow:
-        typer.echo(f"note: on 52 cards the guaranteed value in {', '.join(slow)} can take "
-                   "minutes a deal today, so this run may take hours (BENCHMARKS.md); "
-                   "--remaining limits the contracts", err=True)
     show = sys.stderr.isatty()
     with _bar(show, 1, "sampling", show_eta=True) as bar:
         state = {"done": 0}
@@ -234,7 +229,8 @@ def advise(
 
         res = run_advise(hand, seat=seat, rules=rules, remaining=remaining, samples=n,
                          seed=seed, workers=workers or None, progress=progress,
-                         constraints=spec or None, doubling=doubling)
+                         constraints=spec or None, doubling=doubling,
+                         warn=lambda line: typer.echo(line, err=True))
     _emit(res) if as_json else typer.echo(render_advice(res))
 
 

@@ -561,7 +561,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            samples: int | str = 100, seed: int | None = None, workers: int | None = 1,
            progress: Callable[[int, int], Any] | None = None,
            constraints: Mapping[str, Any] | None = None, doubling: str = "best",
-           max_samples: int | None = None) -> dict[str, Any]:
+           max_samples: int | None = None, warn: Callable[[str], Any] | None = None
+           ) -> dict[str, Any]:
     """Advise the declarer: every option's value over sampled deals, and doubling equity.
 
     Parameters
@@ -591,6 +592,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     doubling : ``"best"``, ``"all"`` or ``"none"``
         Doubling brackets for the recommended option, every option, or none (only for
         presets with doubling).
+    warn : callable, optional
+        ``warn(line)`` once the inputs are checked and before any deal is solved, when
+        the run includes contracts that take minutes a deal today (:func:`slow_contracts`).
 
     Returns
     -------
@@ -623,6 +627,11 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     opts = advise_options(r, x, h, rem)
     if not opts:
         raise BarbuError("no option to advise on")
+    slow = slow_contracts(r, rem)
+    if slow and warn is not None:
+        warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} can take "
+             "minutes a deal today, so this run may take hours (BENCHMARKS.md); "
+             "--remaining limits the contracts")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
     nworkers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))

@@ -247,6 +247,32 @@ def test_auto_stops_when_the_best_is_separated():
     assert [x for x, _ in seen] == list(range(1, A.AUTO_START + 1))
 
 
+class _Stop(Exception):
+    pass
+
+
+def test_warns_before_solving_when_52_card_contracts_are_slow():
+    seen = []
+
+    def warn(line):
+        seen.append(line)
+        raise _Stop  # nothing has been solved yet: stop here
+
+    with pytest.raises(_Stop):
+        advise("AK72.Q5.A963.KJ4", rules="tournament", remaining="trumps,no-hearts,no-king",
+               samples=5, seed=1, warn=warn)
+    assert len(seen) == 1 and "\n" not in seen[0]
+    assert "no-hearts" in seen[0] and "trumps" not in seen[0] and "no-king" not in seen[0]
+    assert A.slow_contracts("tournament", None) == ["no-tricks", "no-queens", "no-last-two",
+                                                    "no-hearts"]
+    # 32 cards: nothing to warn about; a bad input is reported before any warning
+    assert A.slow_contracts("barbu-32", None) == []
+    with pytest.raises(BarbuError):
+        advise("AK72.Q5.A963.KJ4", rules="tournament", remaining="no-hearts", samples=0,
+               warn=warn)
+    assert len(seen) == 1
+
+
 @pytest.mark.parametrize("kw, words", [
     (dict(hand="AKQ.JT9.876.543"), "holds 12 cards"),
     (dict(seat="X"), "bad seat"),
