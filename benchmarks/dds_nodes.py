@@ -3,10 +3,13 @@
 DDS reports ``futureTricks.nodes``, which it counts once per trick played in its search
 (trick-boundary nodes). Our ``solve_stats`` gives the same count (``boundary_nodes``,
 the root included) beside every node. Bridge notrump, seed s: ``random_deal(s, 52,
-13)``, leader ``s mod 4``, the leader's side; DDS one thread, its memory freed before
-each deal (so no table carries over). One line per deal, then the medians of the ratios.
+cards)`` (13 cards a hand unless ``--cards``), leader ``s mod 4``, the leader's side;
+DDS one thread, its memory freed before each deal (so no table carries over). One line
+per deal, then the medians of the ratios.
 
     .venv/bin/python benchmarks/dds_nodes.py --seeds 1000-1011
+    .venv/bin/python benchmarks/dds_nodes.py --seeds 7100-7199 --cards 9   # endings, to
+                                                  # pick deals for dds_descend.py
 
 Needs the test extra (``endplay``).
 """
@@ -30,6 +33,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="1000-1011", help="first-last (inclusive)")
     ap.add_argument("--node-limit", type=int, default=20_000_000)
+    ap.add_argument("--cards", type=int, default=13,
+                    help="cards a hand (default 13: full deals; fewer: endings)")
     a = ap.parse_args()
     lo, hi = (int(x) for x in a.seeds.split("-"))
 
@@ -42,7 +47,7 @@ def main() -> int:
     node_r, time_r = [], []
     print("seed  value  DDS-nodes  our-boundary  our-nodes  node-ratio  time-ratio")
     for s in range(lo, hi + 1):
-        deal = random_deal(s, 52, 13)
+        deal = random_deal(s, 52, a.cards)
         leader = s % 4
         d = EDeal(deal.to_pbn())
         d.first = players[leader]
