@@ -465,6 +465,38 @@ def _qt_single(hands, L, tl, P, fr, smask):
 
 
 @njit(**NUMBA_OPTS)
+def _top_trumps(hands, P):
+    """The seat holding the most trumps above every other seat's trumps, and how many
+    (all its trumps when nobody else holds one). Each of them wins the trick it is played
+    to, whoever leads, so the seat takes at least that many of the tricks left. Returns
+    (count, seat, rel): rel is the others' best trump (none when they hold none)."""
+    trump = P[P_TRUMP]
+    best = 0
+    seat = -1
+    rel = np.uint64(0)
+    for q in range(4):
+        my = _lane(hands[q], trump)
+        if my == 0:
+            continue
+        oth = 0
+        for r in range(4):
+            if r != q:
+                oth |= _lane(hands[r], trump)
+        if oth == 0:
+            k = np.int64(POPCOUNT[my])
+            rq = np.uint64(0)
+        else:
+            top = HIGHEST[oth]
+            k = np.int64(POPCOUNT[my >> (top + 1)])
+            rq = _bit(16 * trump + top)
+        if k > best:
+            best = k
+            seat = q
+            rel = rq
+    return best, seat, rel
+
+
+@njit(**NUMBA_OPTS)
 def _team_mask(L, P):
     """Bit mask of L's teammates: the other seats with L's weight and role."""
     w = P[O_W:O_W + 4]
@@ -2321,6 +2353,30 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
                 else:
                     if needed > q * own + (tl - q) * mx:
                         relbuf[ply] = qrel
+                        stats[11] += 1
+                        return False
+        if P[P_QT] != 0 and only < 0 and P[P_TRUMP] >= 0:
+            # whoever leads: each trump a seat holds above every other seat's trumps wins a
+            # trick of its own when played (all cards get played, one a trick)
+            k, q, krel = _top_trumps(hands, P)
+            if k > 0:
+                T = tpl[tl]
+                own = T * w[q]
+                mn = T * w[0]
+                mx = mn
+                for i in range(1, 4):
+                    if T * w[i] < mn:
+                        mn = T * w[i]
+                    if T * w[i] > mx:
+                        mx = T * w[i]
+                if (P[P_MAXMASK] >> q) & 1:
+                    if needed <= k * own + (tl - k) * mn:
+                        relbuf[ply] = krel
+                        stats[11] += 1
+                        return True
+                else:
+                    if needed > k * own + (tl - k) * mx:
+                        relbuf[ply] = krel
                         stats[11] += 1
                         return False
         if P[P_QT] != 0 and only < 0:
