@@ -33,7 +33,8 @@ Speed-ups, after Bo Haglund's description of DDS:
   which keeps proofs narrow;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
-  No Tricks), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
+  No Tricks), with trumps the sure tricks of a seat's trumps above every other seat's,
+  whoever leads (``_top_trumps``), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
   the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the sure winner of
   the trick in progress and its cashing tricks (``_mid_bound``); for a paranoid
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
