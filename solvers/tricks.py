@@ -498,6 +498,31 @@ def _top_trumps(hands, P):
 
 
 @njit(**NUMBA_OPTS)
+def _sure_cut(k, q, tl, needed, P):
+    """Does "seat ``q`` surely takes ``k`` of the ``tl`` tricks left" (every trick worth
+    the same) decide the test? 1: the value is at least ``needed``, -1: it is below,
+    0: undecided. The other tricks count at the worst (best) weight for q's role."""
+    if k <= 0:
+        return 0
+    w = P[O_W:O_W + 4]
+    T = P[O_TPL + tl]
+    mn = T * w[0]
+    mx = mn
+    for i in range(1, 4):
+        if T * w[i] < mn:
+            mn = T * w[i]
+        if T * w[i] > mx:
+            mx = T * w[i]
+    own = T * w[q]
+    if (P[P_MAXMASK] >> q) & 1:
+        if needed <= k * own + (tl - k) * mn:
+            return 1
+    elif needed > k * own + (tl - k) * mx:
+        return -1
+    return 0
+
+
+@njit(**NUMBA_OPTS)
 def _team_mask(L, P):
     """Bit mask of L's teammates: the other seats with L's weight and role."""
     w = P[O_W:O_W + 4]
@@ -2336,50 +2361,20 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
         if P[P_QT] != 0 and only < 0:
             # (a bound on the best play, not on one given card)
             q, qrel = _quick_tricks(hands, leader, tl, P)
-            if q > 0:
-                T = tpl[tl]
-                mn = T * w[0]
-                mx = mn
-                for i in range(1, 4):
-                    if T * w[i] < mn:
-                        mn = T * w[i]
-                    if T * w[i] > mx:
-                        mx = T * w[i]
-                own = T * w[leader]
-                if (P[P_MAXMASK] >> leader) & 1:
-                    if needed <= q * own + (tl - q) * mn:
-                        relbuf[ply] = qrel
-                        stats[11] += 1
-                        return True
-                else:
-                    if needed > q * own + (tl - q) * mx:
-                        relbuf[ply] = qrel
-                        stats[11] += 1
-                        return False
+            sure = _sure_cut(q, leader, tl, needed, P)
+            if sure != 0:
+                relbuf[ply] = qrel
+                stats[11] += 1
+                return sure > 0
         if P[P_QT] != 0 and only < 0 and P[P_TRUMP] >= 0:
             # whoever leads: each trump a seat holds above every other seat's trumps wins a
             # trick of its own when played (all cards get played, one a trick)
             k, q, krel = _top_trumps(hands, P)
-            if k > 0:
-                T = tpl[tl]
-                own = T * w[q]
-                mn = T * w[0]
-                mx = mn
-                for i in range(1, 4):
-                    if T * w[i] < mn:
-                        mn = T * w[i]
-                    if T * w[i] > mx:
-                        mx = T * w[i]
-                if (P[P_MAXMASK] >> q) & 1:
-                    if needed <= k * own + (tl - k) * mn:
-                        relbuf[ply] = krel
-                        stats[11] += 1
-                        return True
-                else:
-                    if needed > k * own + (tl - k) * mx:
-                        relbuf[ply] = krel
-                        stats[11] += 1
-                        return False
+            sure = _sure_cut(k, q, tl, needed, P)
+            if sure != 0:
+                relbuf[ply] = krel
+                stats[11] += 1
+                return sure > 0
         if P[P_QT] != 0 and only < 0:
             # the leader's side cannot take this trick: the others take at least one
             lost, lrel = _lead_lost(hands, leader, tl, P)
