@@ -280,6 +280,11 @@ class _Problem:
             while uni < self.tl and int(cc.tpl[uni + 1]) == int(cc.tpl[1]):
                 uni += 1
         P[K.P_NEG_UNI] = uni
+        if P[K.P_NEG]:
+            # the quick-trick cuts say what a seat *can* take; here the one seat that
+            # counts wants no tricks and the others weigh 0, so they never decide a test
+            # that the plain bounds leave open (same nodes, about a fifth less CPU)
+            P[K.P_QT] = 0
         for off, arr in ((K.O_W, self.w), (K.O_PTS, cc.pts), (K.O_TPL, cc.tpl),
                          (K.O_THI, self.tHi), (K.O_TLO, self.tLo), (K.O_CHI, self.cHi),
                          (K.O_CLO, self.cLo), (K.O_CLS, cc.cls)):
