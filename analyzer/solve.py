@@ -37,7 +37,9 @@ from analyzer.rules import Contract, Rules, load_rules
 from solvers import tricks as K
 
 #: Default transposition-table size (log2 of entries) by tricks left in the position.
-DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 20}
+#: At 9-13 tricks 2^21 (about 200 MB): a full deal's hard searches in No Queens store
+#: ~1 M entries, and at 2^20 the table filled and restarted: 18-26% more nodes there.
+DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 21}
 MAX_TT_BITS = 28
 
 _local = threading.local()
