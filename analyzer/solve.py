@@ -67,7 +67,7 @@ def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
         n = 1 << bits
         arrays = (np.zeros((n, words), dtype=np.uint64),
                   np.zeros((n, K.NTE), dtype=np.uint64),  # entries, one cache line each
-                  np.zeros(n, dtype=np.int64))
+                  np.zeros(2 * n, dtype=np.int64))  # head slots, then the entry hash
         _local.tt = cache = ((bits, words), arrays)
     else:
         cache[1][2][:] = 0  # mark every entry empty

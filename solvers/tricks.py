@@ -47,14 +47,15 @@ Speed-ups, after Bo Haglund's description of DDS:
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
-  addressing); the slot chains every entry stored for that exact part, each with lower
-  and upper bounds and the best lead. An entry keys, per suit, the owners of the cards
+  addressing); the slot lists the groups of entries stored for that exact part (one
+  group per set of keyed cards), and each group's entries, with lower and upper bounds
+  and the best lead, are found by hashing their owner codes. An entry keys, per suit, the owners of the cards
   from the top down to the lowest card whose rank decided something in the search below
   (trick won by rank, quick-trick top cards; at least ``TOP_KEYED`` of them), and of
   every card whose scoring class is not the suit's most common one (with the suit
   lengths, that fixes how many cards of each class each hand holds). Any position that agrees on those shares the entry: cards below
   are interchangeable small cards (the DDS "winning ranks" idea, with relative ranks).
-  Chains are unbounded, so general entries never crowd each other out; when the entry
+  Groups are unbounded, so general entries never crowd each other out; when the entry
   pool is three-quarters full the table starts afresh.
 
 Mid-trick positions are searched directly; whole-hand bonuses and Ravage City use a
@@ -116,10 +117,15 @@ O_CLS = 280           # scoring class of each card (table keys)
 O_TPS = 344           # tpl[1] + ... + tpl[k], by k (16)
 P_SIZE = 360
 
-# columns of an entry of the table's entry array ``tte`` (uint64[n, 8], one cache line
-# an entry): 0..3 the owner codes and masks, then (int64 bit patterns) the lower and
-# upper bounds, the best lead (relative index, -1 none) and the keyed prefix lengths
-# (4 bits a suit) | (1 + the next entry of the chain) << 16
+# The table: ``ttk``/``ttd[:n]`` map the exact part of a key to a head slot (open
+# addressing); ``ttd[head]`` = 1 + the first *group* of that exact part. A group is a row
+# of ``tte``: 0, 1 the owner-code masks of its entries, 2 the keyed prefix lengths (4 bits
+# a suit: the masks follow from them), 3 = 1 + the next group. An entry is a row of ``tte``
+# (uint64[n, 8], one cache line): 0, 1 the masked owner codes, 2, 3 the masks, then (int64
+# bit patterns) the lower and upper bounds, the best lead (relative index, -1 none) and
+# the prefix lengths | head << 16. Entries are found by hashing (head, prefix lengths,
+# codes) into ``ttd[n:]`` (1 + the entry): a probe costs one lookup per group, not one
+# step per entry (a 13-card No Tricks search had chains of 1,700 entries, 38 groups).
 TE_LB = 4
 TE_UB = 5
 TE_MV = 6
@@ -1802,8 +1808,8 @@ def _tt_head(ttk, ttd, E, kbuf, row, h, bits, create):
     """Slot of the table's head array for the exact part of the key in ``kbuf[row]``
     (open addressing): -1 when absent (or when ``create`` finds no room).
 
-    ``ttd[slot]`` is 0 for a free slot, else 1 + the first entry of the slot's chain; a new
-    slot gets its key written and ``ttd`` 0 until the caller links an entry.
+    ``ttd[slot]`` is 0 for a free slot, else 1 + the first group of the slot's list; a new
+    slot gets its key written and ``ttd`` 0 until the caller links a group.
     """
     n = np.int64(1) << bits
     slot = np.int64(h >> np.uint64(64 - bits))
@@ -1826,13 +1832,32 @@ def _tt_head(ttk, ttd, E, kbuf, row, h, bits, create):
 
 
 @njit(**NUMBA_OPTS)
-def _tt_codes(tte, E, kbuf, row, i):
-    """Does entry ``i`` fit the owners of the cards in ``kbuf[row]``?"""
-    if ((kbuf[row, E] ^ tte[i, 0]) & tte[i, 2]) != 0:
-        return False
-    if ((kbuf[row, E + 1] ^ tte[i, 1]) & tte[i, 3]) != 0:
-        return False
-    return True
+def _te_slot(hs, lens4, c0, c1, bits):
+    """Home slot of an entry in the entry hash."""
+    x = np.uint64(hs) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(lens4)
+    x ^= c0 * np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(29)
+    x ^= c1 * np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(32)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    return np.int64(x >> np.uint64(64 - bits))
+
+
+@njit(**NUMBA_OPTS)
+def _te_find(tte, ttd, bits, hs, lens4, c0, c1):
+    """The entry with these masked codes in group ``lens4`` of head ``hs``: ``(entry,
+    -1)``, or ``(-1, free slot of the entry hash)`` (-1 when none is near)."""
+    n = np.int64(1) << bits
+    slot = _te_slot(hs, lens4, c0, c1, bits)
+    tag = np.uint64(np.int64(lens4 | (hs << 16)))
+    for _ in range(64):
+        e = ttd[n + slot] - 1
+        if e < 0:
+            return -1, slot
+        if tte[e, 0] == c0 and tte[e, 1] == c1 and tte[e, TE_P] == tag:
+            return e, -1
+        slot = (slot + 1) & (n - 1)
+    return -1, -1
 
 
 @njit(**NUMBA_OPTS)
@@ -1891,23 +1916,35 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
     hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
     if hs < 0:
         return
+    g = ttd[hs] - 1
+    while g >= 0 and np.int64(tte[g, 2]) != lens4:
+        g = np.int64(tte[g, 3]) - 1
     slot = -1
-    if ttd[hs] != 0:
-        i = ttd[hs] - 1
-        while i >= 0:
-            if tte[i, 0] == c0 and tte[i, 1] == c1 and tte[i, 2] == m0 and tte[i, 3] == m1:
-                slot = i
-                break
-            i = (np.int64(tte[i, TE_P]) >> 16) - 1
+    free = np.int64(-1)
+    if g >= 0:
+        slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1)
     if slot < 0:
-        if stats[13] >= (n >> 1) + (n >> 2):
+        if stats[13] + 2 > (n >> 1) + (n >> 2):
             # the pool is full: start afresh (the head array must not fill up either)
             ttd[:] = 0
             stats[13] = 0
             stats[14] += 1
             hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
+            g = -1
+        if g < 0:
+            g = stats[13]
+            stats[13] += 1
+            tte[g, 0] = m0
+            tte[g, 1] = m1
+            tte[g, 2] = np.uint64(lens4)
+            tte[g, 3] = np.uint64(ttd[hs])
+            ttd[hs] = g + 1
+            slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1)
+        if free < 0:
+            return  # no room near its home slot: not stored
         slot = stats[13]
         stats[13] += 1
+        ttd[n + free] = slot + 1
         tte[slot, 0] = c0
         tte[slot, 1] = c1
         tte[slot, 2] = m0
@@ -1915,8 +1952,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
         tte[slot, TE_LB] = np.uint64(np.int64(-(1 << 40)))
         tte[slot, TE_UB] = np.uint64(np.int64(1 << 40))
         tte[slot, TE_MV] = np.uint64(np.int64(-1))
-        tte[slot, TE_P] = np.uint64(np.int64(lens4 | (ttd[hs] << 16)))
-        ttd[hs] = slot + 1
+        tte[slot, TE_P] = np.uint64(np.int64(lens4 | (hs << 16)))
         stats[3] += 1
     if result:
         if needed > np.int64(tte[slot, TE_LB]):
@@ -2417,31 +2453,34 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
         if P[P_USE_TT] != 0 and only < 0 and tl > 1:
             E = P[P_KWORDS]
             h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, tl)
-            hs = _tt_head(ttk, ttd, E, kbuf, tl, h, P[P_TTBITS], False)
-            i = ttd[hs] - 1 if hs >= 0 else -1
+            bits = P[P_TTBITS]
+            hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, False)
+            g = ttd[hs] - 1 if hs >= 0 else -1
             prev = np.int64(-1)
-            while i >= 0:
-                tp_i = np.int64(tte[i, TE_P])
-                if _tt_codes(tte, E, kbuf, tl, i):
+            while g >= 0:
+                # each group: the one entry (if any) with this position's masked codes
+                lens4 = np.int64(tte[g, 2])
+                ng = np.int64(tte[g, 3])
+                i, _ = _te_find(tte, ttd, bits, hs, lens4, kbuf[tl, E] & tte[g, 0],
+                                kbuf[tl, E + 1] & tte[g, 1])
+                if i >= 0:
                     stats[2] += 1
                     cut_lb = np.int64(tte[i, TE_LB]) >= needed
                     if cut_lb or np.int64(tte[i, TE_UB]) < needed:
                         if prev >= 0:
-                            # move the entry to the front of its chain: an entry that
-                            # decided once tends to decide again, and each step of the
-                            # walk is a cache miss
-                            tte[prev, TE_P] = np.uint64(
-                                (np.int64(tte[prev, TE_P]) & 0xFFFF) | (tp_i >> 16 << 16))
-                            tte[i, TE_P] = np.uint64((tp_i & 0xFFFF) | (ttd[hs] << 16))
-                            ttd[hs] = i + 1
-                        relbuf[ply] = _prefix_cards(hands, tp_i & 0xFFFF)
+                            # move the group to the front: a group that decided once
+                            # tends to decide again, and each lookup is a cache miss
+                            tte[prev, 3] = np.uint64(ng)
+                            tte[g, 3] = np.uint64(ttd[hs])
+                            ttd[hs] = g + 1
+                        relbuf[ply] = _prefix_cards(hands, lens4)
                         stats[12] += 1
                         return cut_lb
                     mv_i = np.int64(tte[i, TE_MV])
                     if mv_i >= 0 and first < 0:
                         first = _from_rel(hands, mv_i)
-                prev = i
-                i = (tp_i >> 16) - 1
+                prev = g
+                g = ng - 1
             use_tt = True
     elif nt < 3 and P[P_QT] != 0 and P[P_TRUMP] < 0 and only < 0:
         # notrump, mid-trick: the sure winner of this trick, then its cashing tricks
