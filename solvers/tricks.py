@@ -120,7 +120,9 @@ P_SIZE = 360
 # The table: ``ttk``/``ttd[:n]`` map the exact part of a key to a head slot (open
 # addressing); ``ttd[head]`` = 1 + the first *group* of that exact part. A group is a row
 # of ``tte``: 0, 1 the owner-code masks of its entries, 2 the keyed prefix lengths (4 bits
-# a suit: the masks follow from them), 3 = 1 + the next group. An entry is a row of ``tte``
+# a suit: the masks follow from them), 3 = 1 + the next group, 4..7 a 256-bit filter of
+# its entries' hashes (a probe skips the group's lookup, a cache miss, when its bit is
+# clear). An entry is a row of ``tte``
 # (uint64[n, 8], one cache line): 0, 1 the masked owner codes, 2, 3 the masks, then (int64
 # bit patterns) the lower and upper bounds, the best lead (relative index, -1 none) and
 # the prefix lengths | head << 16. Entries are found by hashing (head, prefix lengths,
@@ -1832,23 +1834,24 @@ def _tt_head(ttk, ttd, E, kbuf, row, h, bits, create):
 
 
 @njit(**NUMBA_OPTS)
-def _te_slot(hs, lens4, c0, c1, bits):
-    """Home slot of an entry in the entry hash."""
+def _te_hash(hs, lens4, c0, c1):
+    """Hash of an entry's identity: its high bits give its home slot in the entry hash,
+    its low 8 bits its bit in its group's filter."""
     x = np.uint64(hs) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(lens4)
     x ^= c0 * np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(29)
     x ^= c1 * np.uint64(0x94D049BB133111EB)
     x ^= x >> np.uint64(32)
     x *= np.uint64(0xBF58476D1CE4E5B9)
-    return np.int64(x >> np.uint64(64 - bits))
+    return x
 
 
 @njit(**NUMBA_OPTS)
-def _te_find(tte, ttd, bits, hs, lens4, c0, c1):
-    """The entry with these masked codes in group ``lens4`` of head ``hs``: ``(entry,
-    -1)``, or ``(-1, free slot of the entry hash)`` (-1 when none is near)."""
+def _te_find(tte, ttd, bits, hs, lens4, c0, c1, x):
+    """The entry with these masked codes (hash ``x``) in group ``lens4`` of head ``hs``:
+    ``(entry, -1)``, or ``(-1, free slot of the entry hash)`` (-1 when none is near)."""
     n = np.int64(1) << bits
-    slot = _te_slot(hs, lens4, c0, c1, bits)
+    slot = np.int64(x >> np.uint64(64 - bits))
     tag = np.uint64(np.int64(lens4 | (hs << 16)))
     for _ in range(64):
         e = ttd[n + slot] - 1
@@ -1921,8 +1924,9 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
         g = np.int64(tte[g, 3]) - 1
     slot = -1
     free = np.int64(-1)
+    x = _te_hash(hs, lens4, c0, c1)
     if g >= 0:
-        slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1)
+        slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
     if slot < 0:
         if stats[13] + 2 > (n >> 1) + (n >> 2):
             # the pool is full: start afresh (the head array must not fill up either)
@@ -1938,13 +1942,18 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             tte[g, 1] = m1
             tte[g, 2] = np.uint64(lens4)
             tte[g, 3] = np.uint64(ttd[hs])
+            for j in range(4, 8):
+                tte[g, j] = np.uint64(0)
             ttd[hs] = g + 1
-            slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1)
+            x = _te_hash(hs, lens4, c0, c1)
+            slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
         if free < 0:
             return  # no room near its home slot: not stored
         slot = stats[13]
         stats[13] += 1
         ttd[n + free] = slot + 1
+        fb = x & np.uint64(255)
+        tte[g, 4 + (fb >> np.uint64(6))] |= np.uint64(1) << (fb & np.uint64(63))
         tte[slot, 0] = c0
         tte[slot, 1] = c1
         tte[slot, 2] = m0
@@ -2461,8 +2470,13 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
                 # each group: the one entry (if any) with this position's masked codes
                 lens4 = np.int64(tte[g, 2])
                 ng = np.int64(tte[g, 3])
-                i, _ = _te_find(tte, ttd, bits, hs, lens4, kbuf[tl, E] & tte[g, 0],
-                                kbuf[tl, E + 1] & tte[g, 1])
+                c0 = kbuf[tl, E] & tte[g, 0]
+                c1 = kbuf[tl, E + 1] & tte[g, 1]
+                x = _te_hash(hs, lens4, c0, c1)
+                fb = x & np.uint64(255)
+                i = np.int64(-1)
+                if (tte[g, 4 + (fb >> np.uint64(6))] >> (fb & np.uint64(63))) & np.uint64(1):
+                    i, _ = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
                 if i >= 0:
                     stats[2] += 1
                     cut_lb = np.int64(tte[i, TE_LB]) >= needed
