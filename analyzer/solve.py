@@ -41,6 +41,10 @@ from solvers import tricks as K
 #: ~1 M entries, and at 2^20 the table filled and restarted: 18-26% more nodes there.
 DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 21}
 MAX_TT_BITS = 28
+#: With the default size, a search that fills the table is rerun with 4x the entries, up
+#: to 2^23 (about 800 MB): a 52-card No Last Two deal that stored 17 M entries in 2^21
+#: (emptying it 11 times) took 452 M nodes, 124 M in 2^23.
+GROW_TT_BITS = 23
 
 _local = threading.local()
 _tokens = iter(range(1, 1 << 62))
@@ -237,6 +241,7 @@ class _Problem:
         if not 4 <= bits <= MAX_TT_BITS:
             raise BarbuError(f"bad tt_bits {tt_bits}: expected 4..{MAX_TT_BITS}")
         self.tt_bits = bits
+        self.tt_grow = tt_bits is None
         self.words = words
         P = np.zeros(K.P_SIZE, dtype=np.int64)
         P[K.P_TRUMP] = cc.trump
@@ -259,6 +264,7 @@ class _Problem:
         P[K.P_ADJ_HI] = max(adj_vals)
         P[K.P_GRID] = max(g, 1)
         P[K.P_USE_TT] = 1
+        P[K.P_TT_GROW] = self.tt_grow and bits < GROW_TT_BITS
         P[K.P_TRUMP_EXACT] = cc.trump >= 0 and (cc.lead_must_beat or (
             cc.void_must_ruff and cc.must_overtrump))
         tvals = {int(cc.tpl[k]) for k in range(1, self.tl + 1)}
@@ -328,7 +334,6 @@ class _Problem:
             return sum((wi * si for wi, si in zip(self.weights, g.score())), Fraction(0))
         if self.grid == 0:
             return Fraction(0)
-        ttk, tte, ttd = _tt(self.tt_bits, self.words, self.token)
         kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
         mbuf = np.zeros((64, 32), dtype=np.int64)
         relbuf = np.zeros(64, dtype=np.uint64)
@@ -336,9 +341,20 @@ class _Problem:
         hands = self.hands.copy()
         tbuf = self.tbuf.copy()
         oc = -1 if only < 0 else card_bitpos(only)
-        v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c, rcnt,
-                     oc, self.lo, self.hi, self.P, self.masks,
-                     ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
+        while True:
+            ttk, tte, ttd = _tt(self.tt_bits, self.words, self.token)
+            v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c,
+                         rcnt, oc, self.lo, self.hi, self.P, self.masks,
+                         ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
+            if self.stats[8] != 2:
+                break
+            # the table filled up: again from the start with a larger one (the search
+            # left hands, trick and counts as it found them)
+            self.tt_bits = min(self.tt_bits + 2, GROW_TT_BITS)
+            self.P[K.P_TTBITS] = self.tt_bits
+            self.P[K.P_TT_GROW] = self.tt_bits < GROW_TT_BITS
+            self.stats[8] = 0
+            self.stats[13] = 0
         if self.stats[8]:
             raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")
         return self.fraction(v)
@@ -380,7 +396,8 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         hands and no trick in progress.
     tt_bits : int, optional
         Transposition table size, ``2 ** tt_bits`` entries (default by position size:
-        12 up to 4 tricks, 16 up to 8, 20 above; about 80 bytes an entry).
+        12 up to 4 tricks, 16 up to 8, 21 above, and a search that fills it is rerun with
+        a larger one, up to 2 ** 23; about 100 bytes an entry).
     node_limit : int, optional
         Give up (BarbuError) after this many search nodes; default: no limit.
 

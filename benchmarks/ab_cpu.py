@@ -82,6 +82,8 @@ def main() -> None:
 
             pb = _Problem(random_deal(65002, 52, 13), tourn, "no-tricks", None, 2, 0, None,
                           None, None, (), None, None)
+            if hasattr(K, "P_TT_GROW"):  # one bare test: a full table is emptied
+                pb.P[K.P_TT_GROW] = 0
             ttk, tte, ttd = _tt(pb.tt_bits, pb.words, pb.token)
             ttd[:] = 0
             stats = np.zeros(16, dtype=np.int64)

@@ -37,6 +37,8 @@ def ours(hands, leader: int, side: tuple[int, int], need: int) -> tuple[bool, in
     """Our answer to "side takes >= need of the tricks left" and its boundary nodes."""
     pb = _Problem([set(h) for h in hands], RULES, "notrump", None, leader, None, side,
                   None, None, (), None, None)
+    if hasattr(K, "P_TT_GROW"):  # one bare test: a full table is emptied
+        pb.P[K.P_TT_GROW] = 0
     ttk, tte, ttd = _tt(pb.tt_bits, pb.words, pb.token)
     ttd[:] = 0
     st = np.zeros(16, np.int64)

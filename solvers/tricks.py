@@ -101,8 +101,10 @@ P_NEG = 24            # 1 + the declarer of a paranoid negative objective (0: no
 P_NEG_UNI = 25        # P_NEG shape: tricks left up to which every trick scores the same
                       # nonzero amount (tpl[1] == ... == tpl[k] != 0; 0: none)
 P_TPL_MONO = 26       # the most tricks left t with tpl[1] <= tpl[2] <= ... <= tpl[t]
+P_TT_GROW = 27        # 1: when the entry pool fills, stop (stats[8] = 2) so that the caller
+                      # can rerun with a larger table; 0: empty the table and go on
 
-NPARAM = 27
+NPARAM = 28
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
 # about 40% of _search's own time)
@@ -1929,7 +1931,11 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
         slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
     if slot < 0:
         if stats[13] + 2 > (n >> 1) + (n >> 2):
-            # the pool is full: start afresh (the head array must not fill up either)
+            # the pool is full (the head array must not fill up either): stop for a
+            # larger table, or start afresh
+            if P[P_TT_GROW] != 0:
+                stats[8] = 2
+                return
             ttd[:] = 0
             stats[13] = 0
             stats[14] += 1
@@ -2300,6 +2306,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     stats[0] += 1
     if P[P_NODE_LIMIT] > 0 and stats[0] > P[P_NODE_LIMIT]:
         stats[8] = 1
+    if stats[8] != 0:
         relbuf[4 * tl + nt] = 0
         return False
     ZERO = np.int64(0)

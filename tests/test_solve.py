@@ -231,3 +231,26 @@ def test_golden_sample() -> None:
 def test_golden_full() -> None:
     """All 600 stored 6-8-card positions."""
     _check_golden(_golden_cases())
+
+
+def test_table_growth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that fills the default table reruns with a larger one and finds the same
+    values as a search with a table large enough from the start (and as one that empties
+    a full table and goes on)."""
+    import analyzer.solve as S
+    monkeypatch.setattr(S, "DEFAULT_TT_BITS", {13: 6})
+    monkeypatch.setattr(S, "GROW_TT_BITS", 10)
+    rules = load_rules("tournament")
+    grown = 0
+    for k, cid in enumerate(("no-tricks", "no-queens", "no-last-two", "trumps") * 2):
+        deal = random_deal(900 + k, 52, 7)
+        trump = k % 4 if cid == "trumps" else None
+        pb = S._Problem(deal, rules, cid, trump, k % 4, (k + 1) % 4, None, None, None, (),
+                        None, None)
+        v = pb.run()
+        grown += pb.tt_bits > 6
+        assert v == solve(deal, rules, cid, trump=trump, leader=k % 4, seat=(k + 1) % 4,
+                          tt_bits=16), (k, cid)
+        assert v == solve(deal, rules, cid, trump=trump, leader=k % 4, seat=(k + 1) % 4,
+                          tt_bits=6), (k, cid)
+    assert grown >= 4  # the tiny table did fill up
