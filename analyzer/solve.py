@@ -341,15 +341,18 @@ class _Problem:
         hands = self.hands.copy()
         tbuf = self.tbuf.copy()
         oc = -1 if only < 0 else card_bitpos(only)
+        lo, hi = self.lo, self.hi
         while True:
             ttk, tte, ttd = _tt(self.tt_bits, self.words, self.token)
             v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c,
-                         rcnt, oc, self.lo, self.hi, self.P, self.masks,
+                         rcnt, oc, lo, hi, self.P, self.masks,
                          ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
             if self.stats[8] != 2:
                 break
-            # the table filled up: again from the start with a larger one (the search
-            # left hands, trick and counts as it found them)
+            # the table filled up: the test in progress again, with a larger table, in
+            # the interval the finished tests left (the search left hands, trick and
+            # counts as it found them)
+            lo, hi = v, int(self.stats[15])
             self.tt_bits = min(self.tt_bits + 2, GROW_TT_BITS)
             self.P[K.P_TTBITS] = self.tt_bits
             self.P[K.P_TT_GROW] = self.tt_bits < GROW_TT_BITS

@@ -2606,7 +2606,10 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
 @njit(**NUMBA_OPTS)
 def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi, P, masks,
            ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
-    """Exact value by a binary search of null-window tests over the grid [lo, hi]."""
+    """Exact value by a binary search of null-window tests over the grid [lo, hi].
+
+    When a search stops (``stats[8]``), returns the ``lo`` of the tests finished so far and
+    leaves their ``hi`` in ``stats[15]``: the value lies in between."""
     g = P[P_GRID]
     while lo < hi:
         steps = (hi - lo) // g
@@ -2616,6 +2619,7 @@ def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi, P, masks
                    P, masks,
                    ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
         if stats[8] != 0:
+            stats[15] = hi
             return lo
         if ok:
             lo = mid
