@@ -172,9 +172,9 @@ Known limit: each sample is solved as if everyone saw every card (strategy fusio
 values lean optimistic for whoever benefits from seeing everything.
 
 Speed: a 32-card deal takes well under a second for every option. On 52 cards the
-declarer's guaranteed value in No Tricks, No Queens and No Hearts (and sometimes No Last
-Two) can take minutes a deal; leave them out with --remaining to get an answer quickly
-(BENCHMARKS.md, "Advisor").
+declarer's guaranteed value in No Tricks, No Queens, No Hearts and No Last Two takes
+seconds to minutes a deal (all seven contracts: about 35 s a deal on 2 cores); leave
+them out with --remaining to get an answer quickly (BENCHMARKS.md, "Advisor").
 """
 
 

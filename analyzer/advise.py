@@ -64,8 +64,9 @@ __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future
            "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
            "AUTO_CAP", "slow_contracts"]
 
-#: Trick contracts whose 52-card guaranteed value can take minutes a deal today (most full
-#: deals do not finish within 20 M nodes: BENCHMARKS.md, "Trick solver" (b)).
+#: Trick contracts whose 52-card guaranteed value takes seconds to minutes a deal today
+#: (most full deals need more than 20 M nodes: BENCHMARKS.md, "Trick solver" (b), and
+#: "Advisor" for the times).
 SLOW_52 = ("no-tricks", "no-queens", "no-hearts", "no-last-two", "no-last", "salad",
            "ravage-city")
 
@@ -629,9 +630,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         raise BarbuError("no option to advise on")
     slow = slow_contracts(r, rem)
     if slow and warn is not None:
-        warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} can take "
-             "minutes a deal today, so this run may take hours (BENCHMARKS.md); "
-             "--remaining limits the contracts")
+        warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
+             "seconds to minutes a deal today (all seven contracts: about 35 s a deal on "
+             "2 cores; BENCHMARKS.md); --remaining limits the contracts")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
     nworkers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
