@@ -49,8 +49,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
   addressing); the slot lists the groups of entries stored for that exact part (one
   group per set of keyed cards), and each group's entries, with lower and upper bounds
-  and the best lead, are found by hashing their owner codes. An entry keys, per suit, the owners of the cards
-  from the top down to the lowest card whose rank decided something in the search below
+  and the best lead, are found by hashing their owner codes. An entry keys, per suit,
+  the owners of the cards from the top down to the lowest card whose rank decided
+  something in the search below
   (trick won by rank, quick-trick top cards; at least ``TOP_KEYED`` of them), and of
   every card whose scoring class is not the suit's most common one (with the suit
   lengths, that fixes how many cards of each class each hand holds). Any position that agrees on those shares the entry: cards below
@@ -124,12 +125,12 @@ P_SIZE = 360
 # of ``tte``: 0, 1 the owner-code masks of its entries, 2 the keyed prefix lengths (4 bits
 # a suit: the masks follow from them), 3 = 1 + the next group, 4..7 a 256-bit filter of
 # its entries' hashes (a probe skips the group's lookup, a cache miss, when its bit is
-# clear). An entry is a row of ``tte``
-# (uint64[n, 8], one cache line): 0, 1 the masked owner codes, 2, 3 the masks, then (int64
-# bit patterns) the lower and upper bounds, the best lead (relative index, -1 none) and
-# the prefix lengths | head << 16. Entries are found by hashing (head, prefix lengths,
-# codes) into ``ttd[n:]`` (1 + the entry): a probe costs one lookup per group, not one
-# step per entry (a 13-card No Tricks search had chains of 1,700 entries, 38 groups).
+# clear). An entry is a row of ``tte`` (uint64[n, 8], one cache line): 0, 1 the masked
+# owner codes, 2, 3 the masks, then (int64 bit patterns) the lower and upper bounds, the
+# best lead (relative index, -1 none) and the prefix lengths | head << 16. Entries are
+# found by hashing (head, prefix lengths, codes) into ``ttd[n:]`` (1 + the entry): a
+# probe costs one lookup per group, not one step per entry (a 13-card No Tricks search
+# had chains of 1,700 entries in 38 groups).
 TE_LB = 4
 TE_UB = 5
 TE_MV = 6
@@ -1940,6 +1941,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             stats[13] = 0
             stats[14] += 1
             hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
+            x = _te_hash(hs, lens4, c0, c1)
             g = -1
         if g < 0:
             g = stats[13]
@@ -1951,7 +1953,6 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             for j in range(4, 8):
                 tte[g, j] = np.uint64(0)
             ttd[hs] = g + 1
-            x = _te_hash(hs, lens4, c0, c1)
             slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
         if free < 0:
             return  # no room near its home slot: not stored
@@ -2482,7 +2483,8 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
                 x = _te_hash(hs, lens4, c0, c1)
                 fb = x & np.uint64(255)
                 i = np.int64(-1)
-                if (tte[g, 4 + (fb >> np.uint64(6))] >> (fb & np.uint64(63))) & np.uint64(1):
+                fw = tte[g, 4 + (fb >> np.uint64(6))]
+                if (fw >> (fb & np.uint64(63))) & np.uint64(1):
                     i, _ = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
                 if i >= 0:
                     stats[2] += 1
