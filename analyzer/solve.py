@@ -349,15 +349,20 @@ class _Problem:
                          ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
             if self.stats[8] != 2:
                 break
-            # the table filled up: the test in progress again, with a larger table, in
-            # the interval the finished tests left (the search left hands, trick and
-            # counts as it found them)
+            # the table filled up: its content moves to a larger table, and the test in
+            # progress runs again there, in the interval the finished tests left (the
+            # search left hands, trick and counts as it found them)
             lo, hi = v, int(self.stats[15])
-            self.tt_bits = min(self.tt_bits + 2, GROW_TT_BITS)
+            bits = self.tt_bits
+            self.tt_bits = min(bits + 2, GROW_TT_BITS)
+            ttk2, tte2, ttd2 = _tt(self.tt_bits, self.words, self.token)
+            self.stats[13] = K._tt_rehash(ttk, tte, ttd, bits, ttk2, tte2, ttd2,
+                                          self.tt_bits, self.words,
+                                          np.empty(1 << bits, dtype=np.int64))
+            del ttk, tte, ttd
             self.P[K.P_TTBITS] = self.tt_bits
             self.P[K.P_TT_GROW] = self.tt_bits < GROW_TT_BITS
             self.stats[8] = 0
-            self.stats[13] = 0
         if self.stats[8]:
             raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")
         return self.fraction(v)

@@ -1800,9 +1800,15 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
         sh = np.uint64(32 * (s & 1))
         kbuf[row, E + (s >> 1)] |= code << sh
         kbuf[row, E + 2 + (s >> 1)] |= cmask << sh
+    return _exact_hash(kbuf, row, E)
+
+
+@njit(**NUMBA_OPTS)
+def _exact_hash(keys, row, E):
+    """Hash of the exact part of a key (words ``0..E-1`` of ``keys[row]``)."""
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(E):
-        h ^= kbuf[row, i]
+        h ^= keys[row, i]
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
     return h
@@ -1978,6 +1984,70 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             tte[slot, TE_UB] = np.uint64(np.int64(needed - 1))
     if best >= 0:
         tte[slot, TE_MV] = np.uint64(np.int64(_rel_index(hands, best)))
+
+
+@njit(**NUMBA_OPTS)
+def _tt_rehash(ttk, tte, ttd, bits, ttk2, tte2, ttd2, bits2, E, hmap):
+    """Copy every group and entry of a table (``bits``) into an empty
+    larger one (``bits2``); return the pool rows the copy uses (``hmap``: int64[2**bits],
+    scratch). A search that filled its table goes on with a larger one without losing what
+    it found. An entry with no free slot near its new home is dropped: the table is a
+    cache."""
+    n = np.int64(1) << bits
+    n2 = np.int64(1) << bits2
+    hmap[:] = -1
+    rows = np.int64(0)
+    for hs in range(n):
+        if ttd[hs] == 0:
+            continue
+        h = _exact_hash(ttk, hs, E)
+        slot = np.int64(h >> np.uint64(64 - bits2))
+        while ttd2[slot] != 0:
+            slot = (slot + 1) & (n2 - 1)
+        for k in range(E):
+            ttk2[slot, k] = ttk[hs, k]
+        hmap[hs] = slot
+        # the groups, in the same order
+        g = ttd[hs] - 1
+        last = np.int64(-1)
+        while g >= 0:
+            for j in range(3):
+                tte2[rows, j] = tte[g, j]
+            for j in range(3, 8):
+                tte2[rows, j] = np.uint64(0)
+            if last < 0:
+                ttd2[slot] = rows + 1
+            else:
+                tte2[last, 3] = np.uint64(rows + 1)
+            last = rows
+            rows += 1
+            g = np.int64(tte[g, 3]) - 1
+    for i in range(n):
+        e = ttd[n + i] - 1
+        if e < 0:
+            continue
+        tp = np.int64(tte[e, TE_P])
+        lens4 = tp & 0xFFFF
+        hs2 = hmap[tp >> 16]
+        if hs2 < 0:
+            continue
+        g = ttd2[hs2] - 1
+        while g >= 0 and np.int64(tte2[g, 2]) != lens4:
+            g = np.int64(tte2[g, 3]) - 1
+        if g < 0:
+            continue
+        x = _te_hash(hs2, lens4, tte[e, 0], tte[e, 1])
+        _, free = _te_find(tte2, ttd2, bits2, hs2, lens4, tte[e, 0], tte[e, 1], x)
+        if free < 0:
+            continue
+        ttd2[n2 + free] = rows + 1
+        fb = x & np.uint64(255)
+        tte2[g, 4 + (fb >> np.uint64(6))] |= np.uint64(1) << (fb & np.uint64(63))
+        for j in range(NTE):
+            tte2[rows, j] = tte[e, j]
+        tte2[rows, TE_P] = np.uint64(lens4 | (hs2 << 16))
+        rows += 1
+    return rows
 
 
 @njit(**NUMBA_OPTS)

@@ -254,3 +254,52 @@ def test_table_growth(monkeypatch: pytest.MonkeyPatch) -> None:
         assert v == solve(deal, rules, cid, trump=trump, leader=k % 4, seat=(k + 1) % 4,
                           tt_bits=6), (k, cid)
     assert grown >= 4  # the tiny table did fill up
+
+
+def test_table_rehash_keeps_every_entry() -> None:
+    """Moving a filled table into a larger one keeps each group (in order) and each entry
+    (bounds, best move) findable by the new table's own lookup."""
+    import analyzer.solve as S
+    from solvers import tricks as K
+    rules = load_rules("tournament")
+    deal = random_deal(77, 52, 8)
+    pb = S._Problem(deal, rules, "no-queens", None, 1, 2, None, None, None, (), None, 10)
+    pb.run()
+    ttk, tte, ttd = S._tt(10, pb.words, pb.token)  # the same problem: the table it filled
+    n, n2, E = 1 << 10, 1 << 12, pb.words
+    ttk2 = np.zeros((n2, E), np.uint64)
+    tte2 = np.zeros((n2, K.NTE), np.uint64)
+    ttd2 = np.zeros(2 * n2, np.int64)
+    rows = K._tt_rehash(ttk, tte, ttd, 10, ttk2, tte2, ttd2, 12, E, np.empty(n, np.int64))
+
+    def groups(keys, tab, d, hs):
+        out, g = [], d[hs] - 1
+        while g >= 0:
+            out.append(int(tab[g, 2]))
+            g = int(tab[g, 3]) - 1
+        return out
+
+    heads = entries = 0
+    for hs in np.flatnonzero(ttd[:n]):
+        hs2 = K._tt_head(ttk2, ttd2, E, ttk, hs, np.uint64(K._exact_hash(ttk, hs, E)), 12, False)
+        assert hs2 >= 0
+        assert groups(ttk, tte, ttd, hs) == groups(ttk2, tte2, ttd2, hs2)
+        heads += 1
+    for e in ttd[n:][ttd[n:] > 0] - 1:
+        tp = int(tte[e, K.TE_P])
+        lens4, hs = tp & 0xFFFF, tp >> 16
+        hs2 = K._tt_head(ttk2, ttd2, E, ttk, hs, np.uint64(K._exact_hash(ttk, hs, E)), 12, False)
+        x = np.uint64(K._te_hash(hs2, lens4, tte[e, 0], tte[e, 1]))
+        e2, _ = K._te_find(tte2, ttd2, 12, hs2, lens4, tte[e, 0], tte[e, 1], x)
+        assert e2 >= 0
+        assert list(tte2[e2, :K.TE_P]) == list(tte[e, :K.TE_P])
+        g = ttd2[hs2] - 1
+        while int(tte2[g, 2]) != lens4:
+            g = int(tte2[g, 3]) - 1
+        fb = int(x) & 255
+        assert (int(tte2[g, 4 + fb // 64]) >> (fb % 64)) & 1  # the filter lets it be found
+        entries += 1
+    assert heads > 50 and entries > 200  # the search did fill the small table
+    assert rows == entries + sum(len(groups(ttk, tte, ttd, hs))
+                                 for hs in np.flatnonzero(ttd[:n]))
+
