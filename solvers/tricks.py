@@ -104,8 +104,9 @@ P_NEG_UNI = 25        # P_NEG shape: tricks left up to which every trick scores 
 P_TPL_MONO = 26       # the most tricks left t with tpl[1] <= tpl[2] <= ... <= tpl[t]
 P_TT_GROW = 27        # 1: when the entry pool fills, stop (stats[8] = 2) so that the caller
                       # can rerun with a larger table; 0: empty the table and go on
+P_DOWN = 28           # 1: _solve tests the grid's values from the top down, not by halves
 
-NPARAM = 28
+NPARAM = 29
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
 # about 40% of _search's own time)
@@ -2678,7 +2679,8 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
 @njit(**NUMBA_OPTS)
 def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi, P, masks,
            ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
-    """Exact value by a binary search of null-window tests over the grid [lo, hi].
+    """Exact value by a binary search of null-window tests over the grid [lo, hi] (or
+    from the top down: ``P_DOWN``).
 
     When a search stops (``stats[8]``), returns the ``lo`` of the tests finished so far and
     leaves their ``hi`` in ``stats[15]``: the value lies in between."""
@@ -2686,6 +2688,8 @@ def _solve(hands, tbuf, nt, leader, tl, st_t, st_c, rcnt, only, lo, hi, P, masks
     while lo < hi:
         steps = (hi - lo) // g
         mid = lo + ((steps + 1) // 2) * g
+        if P[P_DOWN] != 0:
+            mid = hi
         stats[1] += 1
         ok = _search(hands, tbuf, nt, leader, tl, mid, st_t, st_c, rcnt, only,
                    P, masks,

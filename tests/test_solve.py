@@ -303,3 +303,24 @@ def test_table_rehash_keeps_every_entry() -> None:
     assert rows == entries + sum(len(groups(ttk, tte, ttd, hs))
                                  for hs in np.flatnonzero(ttd[:n]))
 
+
+def test_top_down_tests() -> None:
+    """No Last Two's paranoid value is found by testing from the top down (``P_DOWN``),
+    and that order gives the brute-force value; other shapes keep the binary search."""
+    import analyzer.solve as S
+    from solvers import tricks as K
+    rules = load_rules("tournament")
+    downs = 0
+    for k in range(24):
+        deal = random_deal(500 + k, 52, 2 + k % 4)
+        game = TrickGame(rules, rules.contracts["no-last-two"], deal.hands, k % 4)
+        pb = S._Problem(deal, rules, "no-last-two", None, k % 4, (k + 1) % 4, None, None,
+                        None, (), None, None)
+        downs += int(pb.P[K.P_DOWN])
+        w, mx = objective(seat=(k + 1) % 4)
+        assert pb.run() == brute_value(game, w, mx), k
+    assert downs == 24
+    deal = random_deal(9, 52, 5)
+    for cid, seat, side in (("no-queens", 0, None), ("no-last-two", None, "NS")):
+        pb = S._Problem(deal, rules, cid, None, 0, seat, side, None, None, (), None, None)
+        assert pb.P[K.P_DOWN] == 0, cid
