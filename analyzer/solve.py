@@ -298,6 +298,9 @@ class _Problem:
                          (K.O_CLO, self.cLo), (K.O_CLS, cc.cls)):
             P[off:off + len(arr)] = arr
         P[K.O_TPS:K.O_TPS + 16] = np.concatenate(([0], np.cumsum(cc.tpl[1:16])))
+        for b in range(64):
+            if cc.cls[b] < 16:
+                P[K.O_CLM + int(cc.cls[b])] |= np.int64(1 << b) if b < 63 else np.int64(-(1 << 63))
         mono = 1
         while mono < 13 and cc.tpl[mono + 1] >= cc.tpl[mono]:
             mono += 1

@@ -119,7 +119,8 @@ O_CHI = 152           # upper / lower bound of each card's contribution
 O_CLO = 216
 O_CLS = 280           # scoring class of each card (table keys)
 O_TPS = 344           # tpl[1] + ... + tpl[k], by k (16)
-P_SIZE = 360
+O_CLM = 360           # the cards of each class, by class (16 bitboards, int64 patterns)
+P_SIZE = 376
 
 # The table: ``ttk``/``ttd[:n]`` map the exact part of a key to a head slot (open
 # addressing); ``ttd[head]`` = 1 + the first *group* of that exact part. A group is a row
@@ -1763,24 +1764,38 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
             ((SPREAD8[p1 & np.uint64(255)] | (SPREAD8[p1 >> np.uint64(8)] << np.uint64(16)))
              << np.uint64(1))
         cmask = np.uint64(0)
-        if cb > 0:
+        if 0 < cb <= 4:
             # the owners of the cards of every class but the suit's most common one are
             # keyed (with the suit lengths, that fixes how many cards of each class each
-            # hand holds); the class of every card goes into the exact part
+            # hand holds); the class of every card goes into the exact part (cb bits a
+            # card in play, from the top, class 0 written as nothing)
             major = 0
-            if cb <= 4:
-                counts = np.uint64(0)
-                t = ln
-                while t != 0:
-                    r = LOWEST[t]
-                    counts += np.uint64(1) << np.uint64(4 * cls[16 * s + r])
-                    t &= t - 1
-                best_n = -1
-                for ci in range(1 << cb):
-                    cn = np.int64((counts >> np.uint64(4 * ci)) & np.uint64(15))
-                    if cn > best_n:
-                        best_n = cn
-                        major = ci
+            best_n = -1
+            for ci in range(1 << cb):
+                cn = np.int64(POPCOUNT[ln & _lane(np.uint64(P[O_CLM + ci]), s)])
+                if cn > best_n:
+                    best_n = cn
+                    major = ci
+            n = np.int64(POPCOUNT[ln])
+            keep = _lane(np.uint64(P[O_CLM + major]), s) & _lane(np.uint64(P[O_CLM]), s)
+            t = ln & ~keep
+            while t != 0:
+                r = LOWEST[t]
+                t &= t - 1
+                c = cls[16 * s + r]
+                k = np.int64(POPCOUNT[ln >> (r + 1)])
+                if c != major:
+                    cmask |= np.uint64(3) << np.uint64(2 * (n - 1 - k))
+                if c != 0:
+                    at = pos + cb * k
+                    word = at >> 6
+                    off = at & 63
+                    kbuf[row, word] |= np.uint64(c) << np.uint64(off)
+                    if off + cb > 64:
+                        kbuf[row, word + 1] |= np.uint64(c) >> np.uint64(64 - off)
+            pos += cb * n
+        elif cb > 0:
+            # more than 16 classes: every card but those of class 0 keyed
             n = np.int64(POPCOUNT[ln])
             k = 0
             t = ln
@@ -1788,9 +1803,8 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
                 r = HIGHEST[t]
                 t ^= 1 << r
                 c = cls[16 * s + r]
-                if c != major:
-                    cmask |= np.uint64(3) << np.uint64(2 * (n - 1 - k))
                 if c != 0:
+                    cmask |= np.uint64(3) << np.uint64(2 * (n - 1 - k))
                     word = pos >> 6
                     off = pos & 63
                     kbuf[row, word] |= np.uint64(c) << np.uint64(off)
