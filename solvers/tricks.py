@@ -16,11 +16,13 @@ Encoding (the analyzer's ``compile`` step produces every array here)::
     tps       P[O_TPS:][:16]           prefix sums of tpl (tps[k] = tpl[1] + ... + tpl[k])
     cls       P[O_CLS:][:64]           class of each card id: cards of one class are alike
                                        for scoring (points, forced discard, stop)
+    clm       P[O_CLM:][:16]           the cards of each class (bitboards as int64)
 
 The search is a two-sided alpha-beta over a linear objective ``sum(w[p] * score[p])``:
 seats in the ``P_MAXMASK`` bit mask maximise, the others minimise. ``_search`` answers a
 null-window question ("is the value from here at least ``needed``?") and ``_solve`` steps
-a binary search over the objective's value grid (multiples of ``P_GRID``).
+a binary search over the objective's value grid (multiples of ``P_GRID``; from the top
+down for ``P_DOWN``).
 
 Speed-ups, after Bo Haglund's description of DDS:
 
