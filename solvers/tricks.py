@@ -132,7 +132,8 @@ P_SIZE = 376
 # clear). An entry is a row of ``tte`` (uint64[n, 8], one cache line): 0, 1 the masked
 # owner codes, 2, 3 the masks, then (int64 bit patterns) the lower and upper bounds, the
 # best lead (relative index, -1 none) and the prefix lengths | head << 16. Entries are
-# found by hashing (head, prefix lengths, codes) into ``ttd[n:]`` (1 + the entry): a
+# found by hashing (head, prefix lengths, codes) into ``ttd[n:]`` (1 + the entry, and a
+# fingerprint of the hash << 32, checked before the entry's row is read): a
 # probe costs one lookup per group, not one step per entry (a 13-card No Tricks search
 # had chains of 1,700 entries in 38 groups).
 TE_LB = 4
@@ -1879,14 +1880,25 @@ def _te_find(tte, ttd, bits, hs, lens4, c0, c1, x):
     n = np.int64(1) << bits
     slot = np.int64(x >> np.uint64(64 - bits))
     tag = np.uint64(np.int64(lens4 | (hs << 16)))
+    fp = _te_fp(x)
     for _ in range(64):
-        e = ttd[n + slot] - 1
-        if e < 0:
+        d = ttd[n + slot]
+        if d == 0:
             return -1, slot
-        if tte[e, 0] == c0 and tte[e, 1] == c1 and tte[e, TE_P] == tag:
-            return e, -1
+        # (the entry's row, a cache miss, only when the fingerprints agree)
+        if (d >> 32) == fp:
+            e = (d & 0xFFFFFFFF) - 1
+            if tte[e, 0] == c0 and tte[e, 1] == c1 and tte[e, TE_P] == tag:
+                return e, -1
         slot = (slot + 1) & (n - 1)
     return -1, -1
+
+
+@njit(**NUMBA_OPTS)
+def _te_fp(x):
+    """Fingerprint of an entry hash kept beside the entry's index in ``ttd[n:]`` (bits
+    8..38: neither its home slot's bits nor its filter bit)."""
+    return np.int64((x >> np.uint64(8)) & np.uint64(0x7FFFFFFF))
 
 
 @njit(**NUMBA_OPTS)
@@ -1981,7 +1993,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             return  # no room near its home slot: not stored
         slot = stats[13]
         stats[13] += 1
-        ttd[n + free] = slot + 1
+        ttd[n + free] = (slot + 1) | (_te_fp(x) << 32)
         fb = x & np.uint64(255)
         tte[g, 4 + (fb >> np.uint64(6))] |= np.uint64(1) << (fb & np.uint64(63))
         tte[slot, 0] = c0
@@ -2040,7 +2052,7 @@ def _tt_rehash(ttk, tte, ttd, bits, ttk2, tte2, ttd2, bits2, E, hmap):
             rows += 1
             g = np.int64(tte[g, 3]) - 1
     for i in range(n):
-        e = ttd[n + i] - 1
+        e = (ttd[n + i] & 0xFFFFFFFF) - 1
         if e < 0:
             continue
         tp = np.int64(tte[e, TE_P])
@@ -2057,7 +2069,7 @@ def _tt_rehash(ttk, tte, ttd, bits, ttk2, tte2, ttd2, bits2, E, hmap):
         _, free = _te_find(tte2, ttd2, bits2, hs2, lens4, tte[e, 0], tte[e, 1], x)
         if free < 0:
             continue
-        ttd2[n2 + free] = rows + 1
+        ttd2[n2 + free] = (rows + 1) | (_te_fp(x) << 32)
         fb = x & np.uint64(255)
         tte2[g, 4 + (fb >> np.uint64(6))] |= np.uint64(1) << (fb & np.uint64(63))
         for j in range(NTE):

@@ -285,7 +285,7 @@ def test_table_rehash_keeps_every_entry() -> None:
         assert hs2 >= 0
         assert groups(ttk, tte, ttd, hs) == groups(ttk2, tte2, ttd2, hs2)
         heads += 1
-    for e in ttd[n:][ttd[n:] > 0] - 1:
+    for e in (ttd[n:][ttd[n:] > 0] & 0xFFFFFFFF) - 1:
         tp = int(tte[e, K.TE_P])
         lens4, hs = tp & 0xFFFF, tp >> 16
         hs2 = K._tt_head(ttk2, ttd2, E, ttk, hs, np.uint64(K._exact_hash(ttk, hs, E)), 12, False)
