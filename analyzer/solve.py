@@ -41,9 +41,9 @@ from solvers import tricks as K
 #: ~1 M entries, and at 2^20 the table filled and restarted: 18-26% more nodes there.
 DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 21}
 MAX_TT_BITS = 28
-#: With the default size, a search that fills the table is rerun with 4x the entries, up
-#: to 2^23 (about 800 MB): a 52-card No Last Two deal that stored 17 M entries in 2^21
-#: (emptying it 11 times) took 452 M nodes, 124 M in 2^23.
+#: With the default size, a search that fills the table moves what it stored into one
+#: with 4x the entries, up to 2^23 (about 800 MB), and goes on: a 52-card No Last Two deal
+#: that stored 17 M entries in 2^21 (emptying it 11 times) took 452 M nodes, 124 M so.
 GROW_TT_BITS = 23
 
 _local = threading.local()
@@ -298,9 +298,11 @@ class _Problem:
                          (K.O_CLO, self.cLo), (K.O_CLS, cc.cls)):
             P[off:off + len(arr)] = arr
         P[K.O_TPS:K.O_TPS + 16] = np.concatenate(([0], np.cumsum(cc.tpl[1:16])))
+        clm = np.zeros(16, dtype=np.uint64)
         for b in range(64):
             if cc.cls[b] < 16:
-                P[K.O_CLM + int(cc.cls[b])] |= np.int64(1 << b) if b < 63 else np.int64(-(1 << 63))
+                clm[cc.cls[b]] |= np.uint64(1) << np.uint64(b)
+        P[K.O_CLM:K.O_CLM + 16] = clm.view(np.int64)
         mono = 1
         while mono < 13 and cc.tpl[mono + 1] >= cc.tpl[mono]:
             mono += 1
@@ -326,8 +328,10 @@ class _Problem:
         # -> 613 M nodes; No Queens' five values: 10% more, so only up to four values)
         P[K.P_DOWN] = 0
         nz = [int(cc.tpl[k]) for k in range(1, self.tl + 1) if cc.tpl[k] != 0]
-        if P[K.P_NEG] and g and card_total == 0 and len(nz) <= 2 and not adj_t:
-            reach = {wv[mx[0]] * (a + b) for a in (0, *nz[:1]) for b in (0, *nz[1:])}
+        if P[K.P_NEG] and g and card_total == 0 and len(nz) <= 2:
+            reach = {0}  # the sums of any of those tricks' points
+            for t in nz:
+                reach |= {r + wv[mx[0]] * t for r in reach}
             P[K.P_DOWN] = reach == set(range(lo, hi + g, g))
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
@@ -417,8 +421,8 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         hands and no trick in progress.
     tt_bits : int, optional
         Transposition table size, ``2 ** tt_bits`` entries (default by position size:
-        12 up to 4 tricks, 16 up to 8, 21 above, and a search that fills it is rerun with
-        a larger one, up to 2 ** 23; about 100 bytes an entry).
+        12 up to 4 tricks, 16 up to 8, 21 above, and a search that fills it goes on in a
+        larger one, up to 2 ** 23, with what it stored; about 100 bytes an entry).
     node_limit : int, optional
         Give up (BarbuError) after this many search nodes; default: no limit.
 

@@ -105,7 +105,8 @@ P_NEG_UNI = 25        # P_NEG shape: tricks left up to which every trick scores 
                       # nonzero amount (tpl[1] == ... == tpl[k] != 0; 0: none)
 P_TPL_MONO = 26       # the most tricks left t with tpl[1] <= tpl[2] <= ... <= tpl[t]
 P_TT_GROW = 27        # 1: when the entry pool fills, stop (stats[8] = 2) so that the caller
-                      # can rerun with a larger table; 0: empty the table and go on
+                      # can move it into a larger table (_tt_rehash) and rerun the test in
+                      # progress; 0: empty the table and go on
 P_DOWN = 28           # 1: _solve tests the grid's values from the top down, not by halves
 
 NPARAM = 29
