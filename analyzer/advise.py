@@ -204,33 +204,60 @@ def _net_weights(x: int, n: int) -> list[int]:
 # Worker context: set in the parent before the pool forks (never pickled per task).
 _CTX: dict[str, Any] = {}
 
+#: Scheduling only (the results do not depend on it): the slowest 52-card contracts
+#: first, so that the cheap solves fill the last minutes of a run on every core
+#: (BENCHMARKS.md, "Advisor": No Last Two about 24 s a deal, No Queens 11, No Tricks 10,
+#: No Hearts 3; Trumps and No King about a second or less, Dominoes milliseconds).
+_COST_ORDER = ("no-last-two", "no-last", "salad", "ravage-city", "no-queens", "no-tricks",
+               "no-hearts")
 
-def _work(item: tuple[str, int, Hands, tuple[int, ...], bool]) -> tuple[int, Any]:
-    """One deal's task: ``("options", i, hands, option indices, _)`` → their values;
-    ``("double", i, hands, option indices, net_solves)`` → per option, per opponent
-    ``(V_X, V_Y)`` and (when ``net_solves``) the net objectives solved directly."""
-    kind, i, hands, which, net_solves = item
-    rules, seat, opts = _CTX["rules"], _CTX["seat"], _CTX["options"]
-    if kind == "options":
-        return i, [_solve(rules, seat, hands, opts[k]) for k in which]
-    out = []
-    for k in which:
-        o = opts[k]
-        brackets = {}
-        for y in _CTX["opponents"]:
-            vx = _solve(rules, seat, hands, o, _bet_weights(seat, y), (seat,))
-            vy = _solve(rules, seat, hands, o, _bet_weights(y, seat), (y,))
-            brackets[y] = (vx, vy)
-        nets = {}
-        if net_solves:
-            for n in (1, 2):
-                nets[n] = _solve(rules, seat, hands, o, _net_weights(seat, n), (seat,))
-        out.append((brackets, nets))
-    return i, out
+
+def _cost_rank(o: Option) -> int:
+    """Where the option's solves go in the queue: lower first."""
+    c = o.contract
+    if c.id in _COST_ORDER:
+        return _COST_ORDER.index(c.id)
+    if c.is_dominoes:
+        return len(_COST_ORDER) + 2
+    return len(_COST_ORDER) + (0 if o.trump is not None else 1)
+
+
+def _tasks(kind: str, deals: Sequence[tuple[int, Hands]], which: Sequence[int],
+           extra: Sequence[Any] = (None,)) -> list[tuple]:
+    """One task a solve: ``(kind, deal index, option, x, hands)`` for every deal, option of
+    ``which`` and ``x`` of ``extra``; deal by deal (the progress bar moves evenly), each
+    deal's dearest options first (:data:`_COST_ORDER`), so the run ends on cheap solves
+    on every core."""
+    opts = _CTX["options"]
+    order = sorted(which, key=lambda k: (_cost_rank(opts[k]), k))
+    return [(kind, i, k, x, d) for i, d in deals for k in order for x in extra]
+
+
+def _work(item: tuple[str, int, int, Any, Hands]) -> tuple[tuple[str, int, int, Any], Any]:
+    """One solve on one deal: ``("value", i, k, None, hands)`` the declarer's guaranteed
+    value of option ``k``; ``("bet", i, k, (y, z), hands)`` one end of the doubling
+    bracket against opponent ``y`` (``z`` 0: ``V_X``, 1: ``V_Y``); ``("net", i, k, n,
+    hands)`` the declarer's net objective with ``n`` doubles a pair. Returns the task's
+    key (without the hands) and the value."""
+    kind, i, k, x, hands = item
+    rules, seat, o = _CTX["rules"], _CTX["seat"], _CTX["options"][k]
+    if kind == "value":
+        v = _solve(rules, seat, hands, o)
+    elif kind == "bet":
+        y, z = x
+        a, b = (seat, y) if z == 0 else (y, seat)
+        v = _solve(rules, seat, hands, o, _bet_weights(a, b), (a,))
+    else:
+        v = _solve(rules, seat, hands, o, _net_weights(seat, x), (seat,))
+    return (kind, i, k, x), v
 
 
 class _Runner:
-    """Runs tasks in order, on ``workers`` forked processes (or in this one)."""
+    """Runs tasks on ``workers`` forked processes (or in this one); results by task key.
+
+    Before the pool forks, the parent runs the cheapest task of each kind of kernel
+    (trick play, Dominoes) itself, so that the workers inherit those kernels loaded (or
+    compiled, on a first run) instead of each loading them."""
 
     def __init__(self, workers: int, progress: Callable[[int, int], Any] | None) -> None:
         self.workers = workers
@@ -239,18 +266,23 @@ class _Runner:
         self.done = 0
         self.total = 0
 
-    def map(self, items: list) -> list:
-        out = []
+    def map(self, items: list) -> dict:
+        out = {}
         if self.workers > 1 and self.pool is None and len(items) > 1:
-            # warm the kernels in the parent, so forked workers inherit them compiled
-            out.append(_work(items[0]))
-            self._tick()
-            items = items[1:]
+            opts = _CTX["options"]
+            warm = {}
+            for j in range(len(items) - 1, -1, -1):  # the cheapest tasks come last
+                warm.setdefault(opts[items[j][2]].contract.is_dominoes, j)
+            for j in sorted(warm.values()):
+                key, v = _work(items[j])
+                out[key] = v
+                self._tick()
+            items = [t for j, t in enumerate(items) if j not in warm.values()]
             self.pool = mp.get_context("fork").Pool(self.workers)
-        it = self.pool.imap(_work, items, chunksize=1) if self.pool is not None \
+        it = self.pool.imap_unordered(_work, items, chunksize=1) if self.pool is not None \
             else map(_work, items)
-        for r in it:
-            out.append(r)
+        for key, v in it:
+            out[key] = v
             self._tick()
         return out
 
@@ -392,35 +424,35 @@ def future_value_table(rules: Rules | str, hands: int, inner: int, seed: int,
     per_hand: list[dict[str, float]] = []
     cs = list(r.match_contracts)
     allopts: list[tuple[int, Option]] = []
-    items = []
     tasks_per_hand = []
+    hand_deals = []
     for h in range(hands):
         deal = random_deal(rng, deck=r.deck)
         hand = deal.hands[0]
         opts = advise_options(r, 0, hand, cs)
         base = len(allopts)
         allopts.extend((h, o) for o in opts)
-        deals = sample_deals(Sampler(hand, 0, r.deck), inner, rng)
-        idx = tuple(range(base, base + len(opts)))
-        tasks_per_hand.append(idx)
-        items.extend(("options", h, d, idx, False) for d in deals)
+        hand_deals.append(sample_deals(Sampler(hand, 0, r.deck), inner, rng))
+        tasks_per_hand.append(tuple(range(base, base + len(opts))))
     _CTX.clear()
     _CTX.update(rules=r, seat=0, options=[o for _, o in allopts])
+    items = []
+    for h in range(hands):
+        items.extend(_tasks("value", list(enumerate(hand_deals[h])), tasks_per_hand[h]))
     runner = _Runner(max(1, workers), progress)
     runner.total = len(items)
     try:
         res = runner.map(items)
     finally:
         runner.close()
-    sums: dict[int, list[Fraction]] = {}
-    for h, vals in res:
-        acc = sums.setdefault(h, [Fraction(0)] * len(vals))
-        sums[h] = [a + v for a, v in zip(acc, vals)]
+    sums: dict[int, Fraction] = {}
+    for (_, _, k, _), v in res.items():
+        sums[k] = sums.get(k, Fraction(0)) + v
     for h in range(hands):
         best: dict[str, float] = {}
-        for k, tot in zip(tasks_per_hand[h], sums[h]):
+        for k in tasks_per_hand[h]:
             cid = allopts[k][1].contract.id
-            best[cid] = max(best.get(cid, -math.inf), float(tot) / inner)
+            best[cid] = max(best.get(cid, -math.inf), float(sums[k]) / inner)
         per_hand.append(best)
     mean = {c: round(sum(v[c] for v in per_hand) / hands, 4) for c in cs}
     se = {c: round(float(np.std([v[c] for v in per_hand], ddof=1) / math.sqrt(hands)), 4)
@@ -586,7 +618,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     workers : int, optional
         Processes (fork); None: every core. The result does not depend on it.
     progress : callable, optional
-        ``progress(done, total)`` after each solved deal (options, then doubling).
+        ``progress(done, total)`` after each solve (options, then doubling); ``total``
+        is exact once the doubling solves are known.
     constraints : mapping, optional
         ``{"known": {seat: cards}, "voids": {seat: suits}, "lengths": {seat: {suit:
         [lo, hi]}}}`` on the other hands (:func:`analyzer.sampler.parse_constraints`).
@@ -665,14 +698,16 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     do_double = r.doubling and doubling != "none"
     try:
         target = min(AUTO_START, n_cap) if auto else n_cap
-        runner.total = n_cap * (2 if do_double else 1)
+        # progress in solves: every option, then 6 doubling solves an option doubled
+        n_dbl = (len(opts) if doubling == "all" else 1) if do_double else 0
+        runner.total = n_cap * (len(opts) + 6 * n_dbl)
         while True:
             new = sample_deals(sampler, target - len(deals), rng)
             base = len(deals)
             deals.extend(new)
-            res = runner.map([("options", base + k, d, all_idx, False)
-                              for k, d in enumerate(new)])
-            values.extend(v for _, v in sorted(res, key=lambda t: t[0]))
+            res = runner.map(_tasks("value", list(enumerate(new, base)), all_idx))
+            values.extend([res["value", i, k, None] for k in all_idx]
+                          for i in range(base, len(deals)))
             if not auto or len(deals) >= n_cap:
                 break
             cols = _columns(values, opts, future)
@@ -681,7 +716,6 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 break
             target = min(n_cap, len(deals) + AUTO_STEP)
         n = len(deals)
-        runner.total = n * (2 if do_double else 1)
         cols = _columns(values, opts, future)
         order = _order(cols)
         best = order[0]
@@ -716,11 +750,17 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         if do_double:
             which = tuple(order) if doubling == "all" else (best,)
             net_solves = any(r.total(opts[i].contract) is None for i in which)
-            res = runner.map([("double", k, d, which, net_solves)
-                              for k, d in enumerate(deals)])
-            res.sort(key=lambda t: t[0])
-            for j, i in enumerate(which):
-                per = [t[1][j] for t in res]
+            dk = list(enumerate(deals))
+            items = _tasks("bet", dk, which, [(y, z) for y in opponents for z in (0, 1)])
+            if net_solves:
+                items += _tasks("net", dk, which, (1, 2))
+            runner.total = runner.done + len(items)
+            res = runner.map(items)
+            for i in which:
+                per = [({y: (res["bet", j, i, (y, 0)], res["bet", j, i, (y, 1)])
+                         for y in opponents},
+                        {m: res["net", j, i, m] for m in (1, 2)} if net_solves else {})
+                       for j in range(n)]
                 e, net = _doubling(r, x, opts[i], per, [v[i] for v in values])
                 dbl.extend(e)
                 nets.append(net)

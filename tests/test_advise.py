@@ -244,7 +244,9 @@ def test_auto_stops_when_the_best_is_separated():
                samples="auto", seed=1, doubling="none",
                progress=lambda done, total: seen.append((done, total)))
     assert d["auto"] and d["samples"] == A.AUTO_START
-    assert [x for x, _ in seen] == list(range(1, A.AUTO_START + 1))
+    # one tick a solve: the four trump suits on each deal
+    assert [x for x, _ in seen] == list(range(1, 4 * A.AUTO_START + 1))
+    assert all(t == 4 * A.AUTO_CAP for _, t in seen)  # the cap bounds the run
 
 
 class _Stop(Exception):
