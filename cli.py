@@ -173,7 +173,7 @@ values lean optimistic for whoever benefits from seeing everything.
 
 Speed: a 32-card deal takes well under a second for every option. On 52 cards the
 declarer's guaranteed value in No Tricks, No Queens, No Hearts and No Last Two takes
-seconds to minutes a deal (all seven contracts: about 25 s a deal on 2 cores); leave
+seconds to minutes a deal (all seven contracts: about 30 s a deal on 2 cores); leave
 them out with --remaining to get an answer quickly (BENCHMARKS.md, "Advisor").
 """
 

@@ -664,7 +664,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     slow = slow_contracts(r, rem)
     if slow and warn is not None:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
-             "seconds to minutes a deal today (all seven contracts: about 25 s a deal on "
+             "seconds to minutes a deal today (all seven contracts: about 30 s a deal on "
              "2 cores; BENCHMARKS.md); --remaining limits the contracts")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
