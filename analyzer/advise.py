@@ -222,38 +222,63 @@ def _cost_rank(o: Option) -> int:
     return len(_COST_ORDER) + (0 if o.trump is not None else 1)
 
 
+def _alone(o: Option) -> bool:
+    """Does each solve of this option get a task of its own? On 52 cards every trick
+    contract's solve (seconds to minutes, with rare long tails), so that the cores stay
+    evenly loaded; Dominoes and 32-card solves (milliseconds) go one task a deal, where a
+    task's cost of sending is of their size."""
+    return _CTX["rules"].deck == 52 and not o.contract.is_dominoes
+
+
 def _tasks(kind: str, deals: Sequence[tuple[int, Hands]], which: Sequence[int],
            extra: Sequence[Any] = (None,)) -> list[tuple]:
-    """One task a solve: ``(kind, deal index, option, x, hands)`` for every deal, option of
-    ``which`` and ``x`` of ``extra``; deal by deal (the progress bar moves evenly), each
-    deal's dearest options first (:data:`_COST_ORDER`), so the run ends on cheap solves
-    on every core."""
+    """The tasks ``(kind, deal index, ((option, x), ...), hands)`` that solve every option
+    of ``which`` with every ``x`` of ``extra`` on every deal: deal by deal (the progress
+    bar moves evenly), each deal's dearest options first (:data:`_COST_ORDER`), so the
+    run ends on cheap solves on every core; one solve a task or one task a deal
+    (:func:`_alone`)."""
     opts = _CTX["options"]
     order = sorted(which, key=lambda k: (_cost_rank(opts[k]), k))
-    return [(kind, i, k, x, d) for i, d in deals for k in order for x in extra]
+    out = []
+    for i, d in deals:
+        rest = []
+        for k in order:
+            for x in extra:
+                if _alone(opts[k]):
+                    out.append((kind, i, ((k, x),), d))
+                else:
+                    rest.append((k, x))
+        if rest:
+            out.append((kind, i, tuple(rest), d))
+    return out
 
 
-def _work(item: tuple[str, int, int, Any, Hands]) -> tuple[tuple[str, int, int, Any], Any]:
-    """One solve on one deal: ``("value", i, k, None, hands)`` the declarer's guaranteed
-    value of option ``k``; ``("bet", i, k, (y, z), hands)`` one end of the doubling
-    bracket against opponent ``y`` (``z`` 0: ``V_X``, 1: ``V_Y``); ``("net", i, k, n,
-    hands)`` the declarer's net objective with ``n`` doubles a pair. Returns the task's
-    key (without the hands) and the value."""
-    kind, i, k, x, hands = item
-    rules, seat, o = _CTX["rules"], _CTX["seat"], _CTX["options"][k]
-    if kind == "value":
-        v = _solve(rules, seat, hands, o)
-    elif kind == "bet":
-        y, z = x
-        a, b = (seat, y) if z == 0 else (y, seat)
-        v = _solve(rules, seat, hands, o, _bet_weights(a, b), (a,))
-    else:
-        v = _solve(rules, seat, hands, o, _net_weights(seat, x), (seat,))
-    return (kind, i, k, x), v
+def _work(item: tuple[str, int, tuple[tuple[int, Any], ...], Hands]
+          ) -> list[tuple[tuple[str, int, int, Any], Any]]:
+    """The solves of one task on one deal, each ``(option k, x)``: kind ``"value"``, the
+    declarer's guaranteed value of option ``k``; ``"bet"``, one end of the doubling
+    bracket against opponent ``y`` (``x = (y, z)``; ``z`` 0: ``V_X``, 1: ``V_Y``);
+    ``"net"``, the declarer's net objective with ``x`` doubles a pair. Returns each
+    solve's key ``(kind, deal index, k, x)`` and value."""
+    kind, i, group, hands = item
+    rules, seat = _CTX["rules"], _CTX["seat"]
+    out = []
+    for k, x in group:
+        o = _CTX["options"][k]
+        if kind == "value":
+            v = _solve(rules, seat, hands, o)
+        elif kind == "bet":
+            y, z = x
+            a, b = (seat, y) if z == 0 else (y, seat)
+            v = _solve(rules, seat, hands, o, _bet_weights(a, b), (a,))
+        else:
+            v = _solve(rules, seat, hands, o, _net_weights(seat, x), (seat,))
+        out.append(((kind, i, k, x), v))
+    return out
 
 
 class _Runner:
-    """Runs tasks on ``workers`` forked processes (or in this one); results by task key.
+    """Runs tasks on ``workers`` forked processes (or in this one); results by solve key.
 
     Before the pool forks, the parent runs the cheapest task of each kind of kernel
     (trick play, Dominoes) itself, so that the workers inherit those kernels loaded (or
@@ -270,21 +295,27 @@ class _Runner:
         out = {}
         if self.workers > 1 and self.pool is None and len(items) > 1:
             opts = _CTX["options"]
-            warm = {}
+            kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
+            warm = []
             for j in range(len(items) - 1, -1, -1):  # the cheapest tasks come last
-                warm.setdefault(opts[items[j][2]].contract.is_dominoes, j)
-            for j in sorted(warm.values()):
-                key, v = _work(items[j])
-                out[key] = v
-                self._tick()
-            items = [t for j, t in enumerate(items) if j not in warm.values()]
+                new = {opts[k].contract.is_dominoes for k, _ in items[j][2]} & kinds
+                if new:
+                    warm.append(j)
+                    kinds -= new
+            for j in sorted(warm):
+                self._take(out, _work(items[j]))
+            items = [t for j, t in enumerate(items) if j not in warm]
             self.pool = mp.get_context("fork").Pool(self.workers)
         it = self.pool.imap_unordered(_work, items, chunksize=1) if self.pool is not None \
             else map(_work, items)
-        for key, v in it:
+        for res in it:
+            self._take(out, res)
+        return out
+
+    def _take(self, out: dict, res: list) -> None:
+        for key, v in res:
             out[key] = v
             self._tick()
-        return out
 
     def _tick(self) -> None:
         self.done += 1

@@ -88,6 +88,36 @@ def test_seeded_run_repeats_with_one_or_two_workers():
     assert json.loads(json.dumps(a)) == a  # JSON-able as it is
 
 
+def test_tasks_cover_every_solve_dearest_first():
+    """The work queue (scheduling only): every (deal, option, x) exactly once; on 52
+    cards each trick-contract solve alone and the dearest contracts of a deal first, the
+    Dominoes solves of a deal together; on 32 cards one task a deal."""
+    for preset, alone in (("tournament", True), ("barbu-32", False)):
+        r = load_rules(preset)
+        hand = sorted(deck_cards(r.deck))[:r.deck // 4]
+        opts = advise_options(r, 0, hand, parse_remaining(r, None))
+        A._CTX.clear()
+        A._CTX.update(rules=r, seat=0, options=opts)
+        deals = [(5, "d5"), (6, "d6")]
+        extra = [(1, 0), (1, 1)]
+        tasks = A._tasks("bet", deals, range(len(opts)), extra)
+        solves = [(t[1], k, x) for t in tasks for k, x in t[2]]
+        assert sorted(solves) == sorted((i, k, x) for i, _ in deals
+                                        for k in range(len(opts)) for x in extra)
+        assert all(t[0] == "bet" and t[3] == f"d{t[1]}" for t in tasks)
+        assert [t[1] for t in tasks] == sorted(t[1] for t in tasks)  # deal by deal
+        if alone:
+            first = [t for t in tasks if t[1] == 5]
+            ids = [opts[t[2][0][0]].contract.id for t in first]
+            assert ids[:2] == ["no-last-two"] * 2 and ids[-1] == "dominoes"
+            assert all(len(t[2]) == 1 for t in first[:-1])
+            assert len(first[-1][2]) == 2 * 13  # every Dominoes rank, both x
+            assert len(tasks) == 2 * (2 * (len(opts) - 13) + 1)
+        else:
+            assert len(tasks) == len(deals)
+    A._CTX.clear()
+
+
 def test_a_drawn_seed_is_reported_and_repeats():
     kw = dict(seat="N", rules="barbu-32", remaining="no-king", samples=3)
     a = advise(HAND32, **kw)
