@@ -253,6 +253,11 @@ def _tasks(kind: str, deals: Sequence[tuple[int, Hands]], which: Sequence[int],
     return out
 
 
+def _solves(tasks: Sequence[tuple]) -> int:
+    """How many solves the tasks hold (the progress bar counts solves)."""
+    return sum(len(t[2]) for t in tasks)
+
+
 def _work(item: tuple[str, int, tuple[tuple[int, Any], ...], Hands]
           ) -> list[tuple[tuple[str, int, int, Any], Any]]:
     """The solves of one task on one deal, each ``(option k, x)``: kind ``"value"``, the
@@ -471,7 +476,7 @@ def future_value_table(rules: Rules | str, hands: int, inner: int, seed: int,
     for h in range(hands):
         items.extend(_tasks("value", list(enumerate(hand_deals[h])), tasks_per_hand[h]))
     runner = _Runner(max(1, workers), progress)
-    runner.total = len(items)
+    runner.total = _solves(items)
     try:
         res = runner.map(items)
     finally:
@@ -785,7 +790,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             items = _tasks("bet", dk, which, [(y, z) for y in opponents for z in (0, 1)])
             if net_solves:
                 items += _tasks("net", dk, which, (1, 2))
-            runner.total = runner.done + len(items)
+            runner.total = runner.done + _solves(items)
             res = runner.map(items)
             for i in which:
                 per = [({y: (res["bet", j, i, (y, 0)], res["bet", j, i, (y, 1)])

@@ -102,6 +102,7 @@ def test_tasks_cover_every_solve_dearest_first():
         extra = [(1, 0), (1, 1)]
         tasks = A._tasks("bet", deals, range(len(opts)), extra)
         solves = [(t[1], k, x) for t in tasks for k, x in t[2]]
+        assert A._solves(tasks) == len(solves)
         assert sorted(solves) == sorted((i, k, x) for i, _ in deals
                                         for k in range(len(opts)) for x in extra)
         assert all(t[0] == "bet" and t[3] == f"d{t[1]}" for t in tasks)
@@ -277,6 +278,22 @@ def test_auto_stops_when_the_best_is_separated():
     # one tick a solve: the four trump suits on each deal
     assert [x for x, _ in seen] == list(range(1, 4 * A.AUTO_START + 1))
     assert all(t == 4 * A.AUTO_CAP for _, t in seen)  # the cap bounds the run
+
+
+def test_progress_counts_every_solve():
+    """The bar counts solves, grouped tasks (Dominoes) included, and ends full."""
+    seen = []
+    r = load_rules("tournament")
+    d = advise("AKQJT98765432...", seat="N", rules=r, remaining="trumps,dominoes",
+               samples=2, seed=3, doubling="all", workers=1,
+               progress=lambda done, total: seen.append((done, total)))
+    n_opts = len(d["options"])
+    nets = any(r.total(r.contracts[o["contract"]]) is None for o in d["options"])
+    # every option on both deals, then 6 bracket solves (+ 2 nets) an option and deal
+    solves = 2 * n_opts * (1 + 6 + (2 if nets else 0))
+    assert [x for x, _ in seen] == list(range(1, solves + 1))
+    # the total is exact from the doubling solves on (known once the best is known)
+    assert all(t == solves for _, t in seen[2 * n_opts:])
 
 
 class _Stop(Exception):
