@@ -284,7 +284,7 @@ def test_progress_counts_every_solve():
     """The bar counts solves, grouped tasks (Dominoes) included, and ends full."""
     seen = []
     r = load_rules("tournament")
-    d = advise("AKQJT98765432...", seat="N", rules=r, remaining="trumps,dominoes",
+    d = advise("AKQJT98765432...", seat="N", rules=r, remaining="no-king,dominoes",
                samples=2, seed=3, doubling="all", workers=1,
                progress=lambda done, total: seen.append((done, total)))
     n_opts = len(d["options"])
