@@ -515,10 +515,15 @@ def _top_trumps(hands, P):
 
 
 @njit(**NUMBA_OPTS)
-def _sure_cut(k, q, tl, needed, P):
+def _sure_cut(k, q, tl, needed, P, forced=False):
     """Does "seat ``q`` surely takes ``k`` of the ``tl`` tricks left" (every trick worth
     the same) decide the test? 1: the value is at least ``needed``, -1: it is below,
-    0: undecided. The other tricks count at the worst (best) weight for q's role."""
+    0: undecided. The other tricks count at the worst (best) weight for q's role.
+
+    ``forced``: ``q`` cannot help taking them (top trumps: each wins the trick it is
+    played to), so they also bound the value from the other side: with weights that
+    differ among the seats of a role (a bet's neutral seats), a minimiser's forced
+    tricks give the maximisers a floor, and a maximiser's a ceiling."""
     if k <= 0:
         return 0
     w = P[O_W:O_W + 4]
@@ -536,6 +541,11 @@ def _sure_cut(k, q, tl, needed, P):
             return 1
     elif needed > k * own + (tl - k) * mx:
         return -1
+    if forced:
+        if needed <= k * own + (tl - k) * mn:
+            return 1
+        if needed > k * own + (tl - k) * mx:
+            return -1
     return 0
 
 
@@ -2523,7 +2533,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             # whoever leads: each trump a seat holds above every other seat's trumps wins a
             # trick of its own when played (all cards get played, one a trick)
             k, q, krel = _top_trumps(hands, P)
-            sure = _sure_cut(k, q, tl, needed, P)
+            sure = _sure_cut(k, q, tl, needed, P, True)
             if sure != 0:
                 relbuf[ply] = krel
                 stats[11] += 1

@@ -324,3 +324,25 @@ def test_top_down_tests() -> None:
     for cid, seat, side in (("no-queens", 0, None), ("no-last-two", None, "NS")):
         pb = S._Problem(deal, rules, cid, None, 0, seat, side, None, None, (), None, None)
         assert pb.P[K.P_DOWN] == 0, cid
+
+
+def test_forced_tricks_bound_a_bet_from_both_sides() -> None:
+    """Tricks a seat cannot help taking (top trumps) bound the value on both sides: in a
+    bet, a neutral seat's (weight 0, a minimiser) give the maximiser a floor, which tricks
+    it merely *can* take (quick tricks) must not."""
+    import analyzer.solve as S
+    from solvers import tricks as K
+    rules = load_rules("tournament")
+    # E maximises s_E - s_N; N, S, W minimise; S weighs 0
+    pb = S._Problem(random_deal(5, 52, 4), rules, "trumps", "S", 0, None, None,
+                    [-1, 1, 0, 0], (1,), (), None, None)
+    P, T = pb.P, int(pb.P[K.O_TPL + 4])
+    assert T > 0
+    # S surely takes 2 of 4 tricks; the other two are worth -T each at worst
+    assert K._sure_cut(2, 2, 4, -2 * T, P) == 0
+    assert K._sure_cut(2, 2, 4, -2 * T, P, True) == 1
+    assert K._sure_cut(2, 2, 4, -2 * T + 1, P, True) == 0
+    assert K._sure_cut(2, 2, 4, 2 * T + 1, P) == -1  # and +T each at best
+    # E's own forced tricks: at least 2T - 2T, at most 4T (no ceiling below the trivial)
+    assert K._sure_cut(2, 1, 4, 0, P, True) == 1
+    assert K._sure_cut(2, 1, 4, 1, P, True) == 0
