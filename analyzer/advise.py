@@ -66,9 +66,12 @@ __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future
 
 #: Trick contracts whose 52-card guaranteed value takes seconds to minutes a deal today
 #: (most full deals need more than 20 M nodes: BENCHMARKS.md, "Trick solver" (b), and
-#: "Advisor" for the times).
-SLOW_52 = ("no-tricks", "no-queens", "no-hearts", "no-last-two", "no-last", "salad",
-           "ravage-city")
+#: "Advisor" for the times), dearest first: the advisor queues a deal's solves in this
+#: order (No Last Two about 24 s a deal, No Queens 11, No Tricks 10, No Hearts 3), so
+#: that the cheap ones (Trumps and No King about a second or less, Dominoes
+#: milliseconds) fill the last minutes of a run on every core.
+SLOW_52 = ("no-last-two", "no-last", "salad", "ravage-city", "no-queens", "no-tricks",
+           "no-hearts")
 
 #: ``samples="auto"``: first batch, later batches, and the cap.
 AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
@@ -204,22 +207,15 @@ def _net_weights(x: int, n: int) -> list[int]:
 # Worker context: set in the parent before the pool forks (never pickled per task).
 _CTX: dict[str, Any] = {}
 
-#: Scheduling only (the results do not depend on it): the slowest 52-card contracts
-#: first, so that the cheap solves fill the last minutes of a run on every core
-#: (BENCHMARKS.md, "Advisor": No Last Two about 24 s a deal, No Queens 11, No Tricks 10,
-#: No Hearts 3; Trumps and No King about a second or less, Dominoes milliseconds).
-_COST_ORDER = ("no-last-two", "no-last", "salad", "ravage-city", "no-queens", "no-tricks",
-               "no-hearts")
-
-
 def _cost_rank(o: Option) -> int:
-    """Where the option's solves go in the queue: lower first."""
+    """Where the option's solves go in a deal's queue, lower first (:data:`SLOW_52`);
+    scheduling only: the results do not depend on it."""
     c = o.contract
-    if c.id in _COST_ORDER:
-        return _COST_ORDER.index(c.id)
+    if c.id in SLOW_52:
+        return SLOW_52.index(c.id)
     if c.is_dominoes:
-        return len(_COST_ORDER) + 2
-    return len(_COST_ORDER) + (0 if o.trump is not None else 1)
+        return len(SLOW_52) + 2
+    return len(SLOW_52) + (0 if o.trump is not None else 1)
 
 
 def _alone(o: Option) -> bool:
@@ -234,7 +230,7 @@ def _tasks(kind: str, deals: Sequence[tuple[int, Hands]], which: Sequence[int],
            extra: Sequence[Any] = (None,)) -> list[tuple]:
     """The tasks ``(kind, deal index, ((option, x), ...), hands)`` that solve every option
     of ``which`` with every ``x`` of ``extra`` on every deal: deal by deal (the progress
-    bar moves evenly), each deal's dearest options first (:data:`_COST_ORDER`), so the
+    bar moves evenly), each deal's dearest options first (:func:`_cost_rank`), so the
     run ends on cheap solves on every core; one solve a task or one task a deal
     (:func:`_alone`)."""
     opts = _CTX["options"]

@@ -536,16 +536,11 @@ def _sure_cut(k, q, tl, needed, P, forced=False):
         if T * w[i] > mx:
             mx = T * w[i]
     own = T * w[q]
-    if (P[P_MAXMASK] >> q) & 1:
-        if needed <= k * own + (tl - k) * mn:
-            return 1
-    elif needed > k * own + (tl - k) * mx:
+    ismax = (P[P_MAXMASK] >> q) & 1
+    if (ismax or forced) and needed <= k * own + (tl - k) * mn:
+        return 1
+    if ((not ismax) or forced) and needed > k * own + (tl - k) * mx:
         return -1
-    if forced:
-        if needed <= k * own + (tl - k) * mn:
-            return 1
-        if needed > k * own + (tl - k) * mx:
-            return -1
     return 0
 
 
