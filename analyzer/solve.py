@@ -45,6 +45,9 @@ MAX_TT_BITS = 28
 #: with 4x the entries, up to 2^23 (about 800 MB), and goes on: a 52-card No Last Two deal
 #: that stored 17 M entries in 2^21 (emptying it 11 times) took 452 M nodes, 124 M so.
 GROW_TT_BITS = 23
+#: Skip the moves found alike to a searched one after it (``solvers.tricks._eq_later``);
+#: off only to measure what that saves.
+EQ_SKIP = True
 
 _local = threading.local()
 _tokens = iter(range(1, 1 << 62))
@@ -333,6 +336,7 @@ class _Problem:
             for t in nz:
                 reach |= {r + wv[mx[0]] * t for r in reach}
             P[K.P_DOWN] = reach == set(range(lo, hi + g, g))
+        P[K.P_EQ_SKIP] = EQ_SKIP
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)

@@ -108,8 +108,9 @@ P_TT_GROW = 27        # 1: when the entry pool fills, stop (stats[8] = 2) so tha
                       # can move it into a larger table (_tt_rehash) and rerun the test in
                       # progress; 0: empty the table and go on
 P_DOWN = 28           # 1: _solve tests the grid's values from the top down, not by halves
+P_EQ_SKIP = 29        # 1: skip the moves that _eq_later finds alike to a searched one
 
-NPARAM = 29
+NPARAM = 30
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
 # about 40% of _search's own time)
@@ -2400,6 +2401,58 @@ def _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base):
 
 
 @njit(**NUMBA_OPTS)
+def _eq_later(hands, p, nt, c, crel, later, P):
+    """The untried moves of ``later`` that need no search once the card ``c`` of seat
+    ``p`` has been searched without a cutoff: those of the same suit and class whose rank,
+    like ``c``'s, lies below every card of that suit in the child's ``crel``.
+
+    The child positions after ``c`` and after such a card ``y`` differ only in which of
+    the two is in the trick and which in ``p``'s hand. Both lie below the cards whose rank
+    decided anything (``crel``), so the positions agree on everything the answer relies
+    on: the owners of the suit's cards down to its lowest ``crel`` card, the suit lengths
+    and, at each later table probe, the exact part of the key. For that last part the
+    cards in hands strictly between ``c`` and ``y`` must be of their class (the class
+    layout from the top is then the same), and the class must stay the suit's most
+    common one up to the next trick boundary (its owners are then not keyed). A trump
+    suit keyed in full (``P_TRUMP_EXACT``) is left alone.
+    """
+    s = c >> 4
+    if s == P[P_TRUMP] and P[P_TRUMP_EXACT] != 0:
+        return np.uint64(0)
+    cand = _lane(later, s)
+    if cand == 0:
+        return np.uint64(0)
+    r = c & 15
+    lr = _lane(crel, s)
+    if lr != 0:
+        low = np.int64(LOWEST[lr])
+        if r >= low:
+            return np.uint64(0)
+        cand &= (1 << low) - 1
+    cb = P[P_CBITS]
+    if cb > 0:
+        if cb > 4:
+            return np.uint64(0)
+        cc = P[O_CLS + c]
+        inh = _lane(hands[0] | hands[1] | hands[2] | hands[3], s)
+        same = inh & _lane(np.uint64(P[O_CLM + cc]), s)
+        cand &= same
+        other = inh & ~same
+        if other != 0:
+            # c's class stays the strict majority: p's trick takes one of the two, the
+            # later seats of this trick at most 3 - nt more
+            if np.int64(POPCOUNT[same]) - 4 + nt <= np.int64(POPCOUNT[other]):
+                return np.uint64(0)
+            above = other >> (r + 1)
+            if above != 0:
+                cand &= (1 << (r + 1 + LOWEST[above])) - 1
+            below = other & ((1 << r) - 1)
+            if below != 0:
+                cand &= ~((1 << (HIGHEST[below] + 1)) - 1)
+    return np.uint64(cand) << np.uint64(16 * s)
+
+
+@njit(**NUMBA_OPTS)
 def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, masks,
             ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
     """Null-window test: can the maximisers make the value from here >= ``needed``?
@@ -2638,9 +2691,12 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     rel = np.uint64(0)
     cut = False
     child = 4 * (tl - 1) if nt == 3 else ply + 1
+    eqskip = np.uint64(0)
     for k in range(n):
         c = mbuf[ply, k]
         b = _bit(c)
+        if (eqskip & b) != 0:
+            continue
         hands[p] &= ~b
         tbuf[base + nt] = c
         crel = np.uint64(0)
@@ -2689,6 +2745,11 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             stats[4 + (k > 0)] += 1
             break
         rel |= crel
+        if k + 1 < n and P[P_EQ_SKIP] != 0:
+            later = np.uint64(0)
+            for j in range(k + 1, n):
+                later |= _bit(mbuf[ply, j])
+            eqskip |= _eq_later(hands, p, nt, c, crel, later, P)
     if not cut and skipped != 0:
         # a card left out as equivalent to the next higher card of the same hand must be
         # keyed too when that card's rank mattered (from high to low: chains follow)

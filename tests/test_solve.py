@@ -35,15 +35,17 @@ def _variant(rules, rng):
     return dataclasses.replace(rules, variants=v)
 
 
-def random_case(seed: int) -> dict:
-    """A random small position and objective (deterministic in ``seed``)."""
+def random_case(seed: int, n: int | None = None) -> dict:
+    """A random small position and objective (deterministic in ``seed``; ``n`` cards a
+    hand, or 2-5 at random)."""
     rng = np.random.default_rng(seed)
     rules = _variant(load_rules(PRESETS[rng.integers(len(PRESETS))]), rng)
     cids = [c for c, x in rules.contracts.items() if x.is_tricks]
     cid = cids[rng.integers(len(cids))]
     c = rules.contracts[cid]
     trump = int(rng.integers(4)) if c.trumps else None
-    n = int(rng.choice([2, 3, 4, 5], p=[0.3, 0.4, 0.25, 0.05]))
+    k = int(rng.choice([2, 3, 4, 5], p=[0.3, 0.4, 0.25, 0.05]))
+    n = k if n is None else n
     deal = random_deal(rng, rules.deck, n)
     leader = int(rng.integers(4))
     whole = bool(rng.random() < 0.35)
@@ -324,6 +326,28 @@ def test_top_down_tests() -> None:
     for cid, seat, side in (("no-queens", 0, None), ("no-last-two", None, "NS")):
         pb = S._Problem(deal, rules, cid, None, 0, seat, side, None, None, (), None, None)
         assert pb.P[K.P_DOWN] == 0, cid
+
+
+def test_alike_moves_are_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card alike to one already searched without a cutoff (same hand, suit and class,
+    both below every card of the suit whose rank decided anything:
+    ``solvers.tricks._eq_later``) is not searched: fewer nodes, the brute-force value.
+    5-card positions of every preset where the rule applies."""
+    import analyzer.solve as S
+    for seed in (5002, 5006, 5009, 5025, 5028, 5029, 5034, 5043, 5065, 5077, 5086, 5090):
+        case = random_case(seed, 5)
+        g = case["game"]
+        want = brute_value(g, case["weights"], case["maximizers"])
+        kw = dict(trump=case["trump"], leader=g.leader, weights=case["weights"],
+                  maximizers=case["maximizers"], trick=list(g.trick),
+                  whole_hand=g.whole_hand)
+        nodes = {}
+        for on in (True, False):
+            monkeypatch.setattr(S, "EQ_SKIP", on)
+            v, st = S.solve_stats(g.hands, case["rules"], case["contract"], **kw)
+            assert v == want, (seed, on)
+            nodes[on] = st["nodes"]
+        assert nodes[True] < nodes[False], seed
 
 
 def test_forced_tricks_bound_a_bet_from_both_sides() -> None:
