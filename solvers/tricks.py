@@ -2692,6 +2692,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     cut = False
     child = 4 * (tl - 1) if nt == 3 else ply + 1
     eqskip = np.uint64(0)
+    later0 = np.uint64(0)
     for k in range(n):
         c = mbuf[ply, k]
         b = _bit(c)
@@ -2746,10 +2747,16 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             break
         rel |= crel
         if k + 1 < n and P[P_EQ_SKIP] != 0:
-            later = np.uint64(0)
-            for j in range(k + 1, n):
-                later |= _bit(mbuf[ply, j])
-            eqskip |= _eq_later(hands, p, nt, c, crel, later, P)
+            if k == 0 or later0 == 0:
+                # the moves not tried yet (built once, at the first move that does not cut)
+                later0 = np.uint64(0)
+                for j in range(k + 1, n):
+                    later0 |= _bit(mbuf[ply, j])
+            else:
+                later0 &= ~b
+            later0 &= ~eqskip
+            if _lane(later0, c >> 4) != 0:
+                eqskip |= _eq_later(hands, p, nt, c, crel, later0, P)
     if not cut and skipped != 0:
         # a card left out as equivalent to the next higher card of the same hand must be
         # keyed too when that card's rank mattered (from high to low: chains follow)
