@@ -2412,9 +2412,9 @@ def _eq_later(hands, p, nt, c, crel, later, P):
     on: the owners of the suit's cards down to its lowest ``crel`` card, the suit lengths
     and, at each later table probe, the exact part of the key. For that last part the
     cards in hands strictly between ``c`` and ``y`` must be of their class (the class
-    layout from the top is then the same), and the class must stay the suit's most
-    common one up to the next trick boundary (its owners are then not keyed). A trump
-    suit keyed in full (``P_TRUMP_EXACT``) is left alone.
+    layout from the top is then the same), and every other class of the suit must have
+    one card at most (so the owners of the class's cards are not keyed while they could
+    differ). A trump suit keyed in full (``P_TRUMP_EXACT``) is left alone.
     """
     s = c >> 4
     if s == P[P_TRUMP] and P[P_TRUMP_EXACT] != 0:
@@ -2439,10 +2439,16 @@ def _eq_later(hands, p, nt, c, crel, later, P):
         cand &= same
         other = inh & ~same
         if other != 0:
-            # c's class stays the strict majority: p's trick takes one of the two, the
-            # later seats of this trick at most 3 - nt more
-            if np.int64(POPCOUNT[same]) - 4 + nt <= np.int64(POPCOUNT[other]):
-                return np.uint64(0)
+            # every other class of the suit has one card at most: then while a card
+            # between the two is still in play, c's class has two or more and is the
+            # suit's most common (its owners are not keyed); once none is, the one of the
+            # two still held sits at the same place from the top in both positions
+            t = other
+            while t != 0:
+                km = _lane(np.uint64(P[O_CLM + P[O_CLS + 16 * s + LOWEST[t]]]), s)
+                if POPCOUNT[inh & km] > 1:
+                    return np.uint64(0)
+                t &= ~km
             above = other >> (r + 1)
             if above != 0:
                 cand &= (1 << (r + 1 + LOWEST[above])) - 1
