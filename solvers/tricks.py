@@ -27,7 +27,9 @@ down for ``P_DOWN``).
 Speed-ups, after Bo Haglund's description of DDS:
 
 * only one card of each run of cards that are adjacent among the cards still in play, in
-  one hand, and alike for scoring (``cls``);
+  one hand, and alike for scoring (``cls``); and once a card has been searched without a
+  cutoff, none of the same hand, suit and class that, like it, lies below every card of
+  the suit whose rank decided the answer (``_eq_later``);
 * move ordering by the predicted winner of the trick (the later seats' duck-or-high
   choices played out, each for its role) and its points (with the scoring cards void
   seats would discard on it), the table's best lead first; leads in suits where the
