@@ -2755,8 +2755,8 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             break
         rel |= crel
         if k + 1 < n and P[P_EQ_SKIP] != 0:
-            if k == 0 or later0 == 0:
-                # the moves not tried yet (built once, at the first move that does not cut)
+            if k == 0:
+                # the moves not tried yet (built once: the first move did not cut)
                 later0 = np.uint64(0)
                 for j in range(k + 1, n):
                     later0 |= _bit(mbuf[ply, j])
