@@ -342,7 +342,7 @@ class _Problem:
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)
         psum = int(cc.pts.sum()) + int(cc.tpl.sum())
         P[K.P_PSIGN] = 1 if psum >= 0 else -1
-        self.stats = np.zeros(16, dtype=np.int64)
+        self.stats = np.zeros(K.STATS_SIZE, dtype=np.int64)
         self.token = next(_tokens)
 
     def fraction(self, v: int) -> Fraction:

@@ -150,6 +150,27 @@ DIS_W = -4            # negative contracts: weight of a discard's suit length (s
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
+# Search-shape counters for diagnosis (``benchmarks/levels.py``), off in the shipped
+# kernels: numba freezes module globals at compile time, so with ``LEVEL_STATS = False``
+# the counting code is compiled out. On, ``stats`` must hold ``STATS_SIZE`` slots:
+# ``stats[LV_SEEN + tl]`` trick-boundary nodes reached with ``tl`` tricks left,
+# ``stats[LV_OPEN + tl]`` those searched move by move (no bound or table entry decided
+# them), ``stats[LV_HELD + tl]`` those of them whose test held; and every
+# ``stats[LV_EVERY]``-th searched node with ``stats[LV_TL]`` tricks left is recorded in
+# ``stats[LV_REC:]``, ``LV_RECW`` slots each (the four hands, the leader, ``needed``, the
+# result, the nodes its search took), ``stats[LV_NREC]`` of them, at most ``LV_MAXREC``.
+LEVEL_STATS = False
+LV_SEEN = 16
+LV_OPEN = 32
+LV_HELD = 48
+LV_TL = 64
+LV_EVERY = 65
+LV_NREC = 66
+LV_REC = 72
+LV_RECW = 8
+LV_MAXREC = 1000
+STATS_SIZE = LV_REC + LV_RECW * LV_MAXREC if LEVEL_STATS else 16
+
 # mask indices
 M_FORCED = 0
 M_STOP = 1
@@ -2461,6 +2482,25 @@ def _eq_later(hands, p, nt, c, crel, later, P):
 
 
 @njit(**NUMBA_OPTS)
+def _level_record(hands, leader, tl, needed, result, nodes, stats):
+    """Count a trick-boundary node searched move by move (``LEVEL_STATS``) and record
+    it when it is the ``stats[LV_EVERY]``-th of its level ``stats[LV_TL]``."""
+    stats[LV_OPEN + tl] += 1
+    if result:
+        stats[LV_HELD + tl] += 1
+    if tl == stats[LV_TL] and stats[LV_EVERY] > 0 and stats[LV_NREC] < LV_MAXREC and \
+            stats[LV_OPEN + tl] % stats[LV_EVERY] == 0:
+        o = LV_REC + LV_RECW * stats[LV_NREC]
+        for i in range(4):
+            stats[o + i] = np.int64(hands[i])
+        stats[o + 4] = leader
+        stats[o + 5] = needed
+        stats[o + 6] = result
+        stats[o + 7] = nodes
+        stats[LV_NREC] += 1
+
+
+@njit(**NUMBA_OPTS)
 def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, masks,
             ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
     """Null-window test: can the maximisers make the value from here >= ``needed``?
@@ -2484,6 +2524,11 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     use_tt = False
     h = np.uint64(0)
     first = -1
+    n0 = np.int64(0)
+    if LEVEL_STATS:
+        n0 = stats[0]
+        if nt == 0:
+            stats[LV_SEEN + tl] += 1
     if nt == 0:
         lo, hi = _bounds(hands, tbuf, base, ZERO, tl, st_t, st_c, P, masks)
         stats[9] += 1
@@ -2781,6 +2826,9 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
                 if (rel >> np.uint64(16 * s + r2)) & np.uint64(1):
                     rel |= _bit(16 * s + r)
     relbuf[ply] = rel
+    if LEVEL_STATS:
+        if nt == 0:
+            _level_record(hands, leader, tl, needed, result, stats[0] - n0, stats)
     if use_tt and stats[8] == 0:
         _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, stats)
     return result

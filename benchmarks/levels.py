@@ -1,0 +1,141 @@
+"""Where a search spends its nodes, trick by trick -- a diagnosis tool, not a test.
+
+    python benchmarks/levels.py no-last-two --deals 3
+    python benchmarks/levels.py no-queens --deals 0 --dump-tl 5 --every 700 --out q.json
+    python benchmarks/levels.py notrump --bridge 1000-1011
+
+The shipped kernels count nothing beyond ``solve_stats``. This script copies ``analyzer/``
+and ``solvers/`` into a cache folder with ``solvers.tricks.LEVEL_STATS`` switched on
+(numba compiles the counters in there, in a cache of its own: the first run compiles
+for about a minute), solves, and prints for each number of tricks left: the
+trick-boundary nodes reached, those searched move by move (no bound or table entry
+decided them), and how many of those held (the maximisers reached the test's value).
+
+``--dump-tl T --every K`` records every K-th node searched move by move with T tricks
+left (hands, leader, the value tested, the answer, the nodes its search took) and
+``--out`` writes them as JSON lines: positions to study, or to re-solve alone.
+
+Deals: the advisor's (the README's 52-card hand for North, seed 1; ``--deals`` picks
+them by index), North's guaranteed value with North on lead, as ``barbu advise`` asks;
+or with ``--bridge A-B`` the seeds of ``bench_solve.py`` part (a) (leader ``seed % 4``,
+the leader's side).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HAND = "AK72.Q5.A963.KJ4"
+
+
+def _instrumented_copy() -> Path:
+    """A copy of the packages with the counters on, reused while the sources are the
+    same (its own numba cache beside it)."""
+    src = (ROOT / "solvers" / "tricks.py").read_text()
+    flag = "LEVEL_STATS = False"
+    if flag not in src:
+        sys.exit(f"levels: {flag!r} not found in solvers/tricks.py")
+    digest = hashlib.sha1()
+    for pkg in ("analyzer", "solvers"):
+        for f in sorted((ROOT / pkg).glob("*.py")):
+            digest.update(f.name.encode() + f.read_bytes())
+    dest = Path(tempfile.gettempdir()) / f"barbu-levels-{digest.hexdigest()[:12]}"
+    if not (dest / "solvers" / "tricks.py").exists():
+        tmp = Path(tempfile.mkdtemp(prefix="barbu-levels-"))
+        for pkg in ("analyzer", "solvers"):
+            shutil.copytree(ROOT / pkg, tmp / pkg)
+        shutil.copytree(ROOT / "data", tmp / "data")
+        (tmp / "solvers" / "tricks.py").write_text(src.replace(flag, "LEVEL_STATS = True"))
+        shutil.rmtree(dest, ignore_errors=True)
+        tmp.rename(dest)
+    return dest
+
+
+def _seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("contract", help="a trick contract (trumps: trumps:S etc.)")
+    ap.add_argument("--rules", default="tournament")
+    ap.add_argument("--deals", default="0", help="advisor deal indices: 0,3 or 0-4")
+    ap.add_argument("--bridge", default="", help="bridge seeds instead, e.g. 1000-1011")
+    ap.add_argument("--dump-tl", type=int, default=0, help="record nodes with T tricks left")
+    ap.add_argument("--every", type=int, default=1000, help="record every K-th of them")
+    ap.add_argument("--out", default="", help="JSON-lines file for the records")
+    a = ap.parse_args()
+    copy = _instrumented_copy()
+    os.environ["NUMBA_CACHE_DIR"] = str(copy / "numba-cache")
+    sys.path.insert(0, str(copy))
+    from analyzer.cards import card_name, random_deal
+    from analyzer.compile import card_bitpos
+    from analyzer.rules import load_rules
+    from analyzer.sampler import Sampler, sample_deals
+    from analyzer.solve import _Problem
+    from solvers import tricks as K
+    assert K.LEVEL_STATS and K.__file__.startswith(str(copy))
+
+    cid, _, trump = a.contract.partition(":")
+    jobs = []
+    if a.bridge:
+        rules = load_rules("bridge")
+        for s in _seeds(a.bridge):
+            jobs.append((f"seed {s}", random_deal(s, 52, 13),
+                         dict(leader=s % 4, seat=None, side=(s % 4, (s % 4 + 2) % 4))))
+    else:
+        rules = load_rules(a.rules)
+        idx = _seeds(a.deals)
+        deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
+        for i in idx:
+            jobs.append((f"deal {i}", deals[i], dict(leader=0, seat=0, side=None)))
+    tot = [[0, 0, 0] for _ in range(14)]
+    out = open(a.out, "w") if a.out else None
+    for name, deal, kw in jobs:
+        pb = _Problem(deal, rules, cid, trump=trump or None, weights=None, maximizers=None,
+                      trick=(), whole_hand=None, tt_bits=None, node_limit=None, **kw)
+        pb.stats[K.LV_TL] = a.dump_tl
+        pb.stats[K.LV_EVERY] = a.every if a.dump_tl else 0
+        v = pb.run()
+        st = pb.stats
+        print(f"{name}: value {v}, {int(st[0]):,} nodes, {int(st[1])} tests", flush=True)
+        for tl in range(1, 14):
+            tot[tl][0] += int(st[K.LV_SEEN + tl])
+            tot[tl][1] += int(st[K.LV_OPEN + tl])
+            tot[tl][2] += int(st[K.LV_HELD + tl])
+        for k in range(int(st[K.LV_NREC])):
+            o = K.LV_REC + K.LV_RECW * k
+            hands = [[card_name(c) for c in range(52)
+                      if (int(st[o + p]) >> card_bitpos(c)) & 1]
+                     for p in range(4)]
+            rec = {"job": name, "contract": a.contract, "tricks_left": a.dump_tl,
+                   "hands": hands, "leader": "NESW"[int(st[o + 4])],
+                   "needed": str(pb.fraction(int(st[o + 5]))), "held": bool(st[o + 6]),
+                   "nodes": int(st[o + 7])}
+            if out:
+                out.write(json.dumps(rec) + "\n")
+    if out:
+        out.close()
+    print("| tricks left | boundary nodes | searched | held | held % |")
+    print("|---|---|---|---|---|")
+    for tl in range(13, 0, -1):
+        seen, opened, held = tot[tl]
+        if seen:
+            pct = f"{100 * held / opened:.0f}" if opened else "-"
+            print(f"| {tl} | {seen:,} | {opened:,} | {held:,} | {pct} |")
+
+
+if __name__ == "__main__":
+    main()
