@@ -76,6 +76,12 @@ SLOW_52 = ("no-last-two", "no-last", "salad", "ravage-city", "no-queens", "no-tr
 #: ``samples="auto"``: first batch, later batches, and the cap.
 AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
 
+#: two-sided 99.9% Student t quantiles, degrees of freedom 1..30 (then 3.291): the
+#: ``race`` test, strict because it is made for every option after every batch.
+_T999 = (636.62, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587, 4.437,
+         4.318, 4.221, 4.140, 4.073, 4.015, 3.965, 3.922, 3.883, 3.850, 3.819, 3.792,
+         3.768, 3.745, 3.725, 3.707, 3.690, 3.674, 3.659, 3.646)
+
 #: two-sided 95% Student t quantiles, degrees of freedom 1..30 (then 1.96).
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
         2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
@@ -89,6 +95,15 @@ def t95(df: int) -> float:
     (12.706, 2.042, 1.96)
     """
     return _T95[df - 1] if 1 <= df <= 30 else 1.96
+
+
+def t999(df: int) -> float:
+    """Two-sided 99.9% quantile of Student's t with ``df`` degrees of freedom.
+
+    >>> t999(1), t999(19), t999(1000)
+    (636.62, 3.883, 3.291)
+    """
+    return _T999[df - 1] if 1 <= df <= 30 else 3.291
 
 
 # --------------------------------------------------------------------------- options
@@ -376,14 +391,24 @@ def _paired(a: Sequence[Fraction], b: Sequence[Fraction]) -> tuple[float, float 
     return float(sum(d, Fraction(0)) / len(d)), _stderr(d)
 
 
-def _separated(a: Sequence[Fraction], b: Sequence[Fraction]) -> bool:
-    """Whether ``a`` beats ``b`` at 95% (paired), or they are equal on every deal."""
+def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
+               quantile: Callable[[int], float] = t95) -> bool:
+    """Whether ``a`` beats ``b`` at 95% (paired, on the deals both were solved on; another
+    level with ``quantile``), or they are equal on every deal."""
     m, se = _paired(a, b)
     if se is None:
         return False
     if se == 0:
         return True  # identical on every deal, or a constant gap
-    return m - t95(len(a) - 1) * se > 0
+    return m - quantile(min(len(a), len(b)) - 1) * se > 0
+
+
+def _race(cols: list[list[Fraction]], active: list[int]) -> list[int]:
+    """The options still to solve (``race``): the leader, and every option it does not
+    beat at 99.9% (paired). Each option's scores cover the deals it was solved on (the
+    first ones: options only ever stop being solved)."""
+    lead = _order(cols, active)[0]
+    return [i for i in active if i == lead or not _separated(cols[lead], cols[i], t999)]
 
 
 # --------------------------------------------------------------------------- future values
@@ -626,8 +651,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            samples: int | str = 100, seed: int | None = None, workers: int | None = 1,
            progress: Callable[[int, int], Any] | None = None,
            constraints: Mapping[str, Any] | None = None, doubling: str = "best",
-           max_samples: int | None = None, warn: Callable[[str], Any] | None = None
-           ) -> dict[str, Any]:
+           max_samples: int | None = None, warn: Callable[[str], Any] | None = None,
+           race: bool = False) -> dict[str, Any]:
     """Advise the declarer: every option's value over sampled deals, and doubling equity.
 
     Parameters
@@ -661,13 +686,20 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     warn : callable, optional
         ``warn(line)`` once the inputs are checked and before any deal is solved, when
         the run includes contracts that take minutes a deal today (:func:`slow_contracts`).
+    race : bool
+        Deals are drawn in batches (``AUTO_START``, then ``AUTO_STEP``), and after each
+        batch an option that the leading option beats at 99.9% (paired t test on the
+        deals both were solved on) is not solved on later deals: its figures, and each
+        option's ``samples``, cover the deals it was solved on. The leader and the
+        options close to it get every deal. Off for presets with a fixed order.
 
     Returns
     -------
     dict
         JSON-able: ``{"rules", "seat", "hand", "remaining", "samples", "seed", "workers",
-        "deals_consistent", "options": [{"contract", "trump", "rank", "mean", "stderr",
-        "ci95", "min", "max", "distribution", "p_best", "future", "score", "rank_order"}],
+        "deals_consistent", "race", "options": [{"contract", "trump", "rank", "samples",
+        "mean", "stderr", "ci95", "min", "max", "distribution", "p_best", "future",
+        "score", "position"}],
         "recommendation": {…}, "doubling": [{"opponent", "low", "high", …}],
         "declarer_net": [{…}], "notes": [...]}``.
 
@@ -717,6 +749,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     if fixed:
         notes.append(f"preset {r.name!r} plays its contracts in a fixed order: "
                      f"{rem[0]} comes next; the other values are for information")
+        if race:
+            notes.append("race: off, the preset's fixed order decides the contract")
+            race = False
     notes.append("values are double dummy (every deal solved with all hands seen) and "
                  "guaranteed: the other three play against the declarer")
 
@@ -725,11 +760,12 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     _CTX.update(rules=r, seat=x, options=opts, opponents=opponents)
     runner = _Runner(nworkers, progress)
     all_idx = tuple(range(len(opts)))
+    active = list(all_idx)  # the options still solved (race: the others stopped early)
     deals: list[Hands] = []
-    values: list[list[Fraction]] = []  # per deal, per option
+    values: list[list[Fraction | None]] = []  # per deal, per option (None: not solved)
     do_double = r.doubling and doubling != "none"
     try:
-        target = min(AUTO_START, n_cap) if auto else n_cap
+        target = min(AUTO_START, n_cap) if auto or race else n_cap
         # progress in solves: every option, then 6 doubling solves an option doubled
         n_dbl = (len(opts) if doubling == "all" else 1) if do_double else 0
         runner.total = n_cap * (len(opts) + 6 * n_dbl)
@@ -737,30 +773,45 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             new = sample_deals(sampler, target - len(deals), rng)
             base = len(deals)
             deals.extend(new)
-            res = runner.map(_tasks("value", list(enumerate(new, base)), all_idx))
-            values.extend([res["value", i, k, None] for k in all_idx]
+            act = tuple(active)
+            res = runner.map(_tasks("value", list(enumerate(new, base)), act))
+            values.extend([res["value", i, k, None] if k in act else None for k in all_idx]
                           for i in range(base, len(deals)))
-            if not auto or len(deals) >= n_cap:
+            if len(deals) >= n_cap:
                 break
             cols = _columns(values, opts, future)
-            order = _order(cols)
-            if fixed or len(order) < 2 or _separated(cols[order[0]], cols[order[1]]):
-                break
+            if race:
+                active = _race(cols, active)
+                n_dbl = (len(active) if doubling == "all" else 1) if do_double else 0
+                runner.total = (runner.done + (n_cap - len(deals)) * len(active)
+                                + n_cap * 6 * n_dbl)
+            if auto:
+                order = _order(cols, active)
+                if (fixed or len(active) < 2
+                        or _separated(cols[order[0]], cols[order[1]])):
+                    break
             target = min(n_cap, len(deals) + AUTO_STEP)
         n = len(deals)
         cols = _columns(values, opts, future)
-        order = _order(cols)
+        order = _order(cols, active)
         best = order[0]
+        if len(active) < len(opts):
+            notes.append(f"race: {len(opts) - len(active)} of {len(opts)} options stopped "
+                         "early, each once the leading option beat it at 99.9% (paired): "
+                         "their figures cover fewer deals (samples)"
+                         + ("; doubling brackets are for the others" if do_double
+                            and doubling == "all" else ""))
         if fixed:
             best = next(i for i in order if opts[i].contract.id == rem[0])
         # options table
         rows = []
         pbest = _p_best([cols[i] for i in range(len(opts))])
         for rank_pos, i in enumerate(order):
-            vals = [v[i] for v in values]
-            row = {**opts[i].key, **summarize(vals), "p_best": round(pbest[i], 4),
+            vals = [v[i] for v in values if v[i] is not None]
+            row = {**opts[i].key, "samples": len(vals), **summarize(vals),
+                   "p_best": round(pbest[i], 4),
                    "future": None if i not in future else round(future[i], 4)}
-            m = sum(vals, Fraction(0)) / n
+            m = sum(vals, Fraction(0)) / len(vals)
             row["score"] = _num(m + Fraction(future.get(i, 0.0)))
             row["position"] = rank_pos + 1
             rows.append(row)
@@ -780,7 +831,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         dbl: list[dict[str, Any]] = []
         nets: list[dict[str, Any]] = []
         if do_double:
-            which = tuple(order) if doubling == "all" else (best,)
+            which = tuple(i for i in order if i in active) if doubling == "all" else (best,)
             net_solves = any(r.total(opts[i].contract) is None for i in which)
             dk = list(enumerate(deals))
             items = _tasks("bet", dk, which, [(y, z) for y in opponents for z in (0, 1)])
@@ -801,7 +852,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     finally:
         runner.close()
     out = {"rules": r.name, "seat": Seat(x).name, "hand": format_hand(h),
-           "remaining": list(rem), "samples": n, "auto": auto, "seed": seed,
+           "remaining": list(rem), "samples": n, "auto": auto, "race": race, "seed": seed,
            "workers": nworkers, "deals_consistent": sampler.count(),
            "options": rows, "recommendation": rec, "doubling": dbl, "declarer_net": nets,
            "future_values": None if table is None else {
@@ -819,26 +870,32 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     return out
 
 
-def _columns(values: list[list[Fraction]], opts: list[Option],
+def _columns(values: list[list[Fraction | None]], opts: list[Option],
              future: Mapping[int, float]) -> list[list[Fraction]]:
-    """Per option, the per-deal score: value now plus the future value of what is left."""
-    return [[v[i] + Fraction(future.get(i, 0.0)) for v in values] for i in range(len(opts))]
+    """Per option, the per-deal score: value now plus the future value of what is left
+    (the deals the option was solved on: all, or with ``race`` the first ones)."""
+    return [[v[i] + Fraction(future.get(i, 0.0)) for v in values if v[i] is not None]
+            for i in range(len(opts))]
 
 
-def _order(cols: list[list[Fraction]]) -> list[int]:
-    """Option indices by mean score, best first (ties: the listed order)."""
-    means = [sum(c, Fraction(0)) for c in cols]
-    return sorted(range(len(cols)), key=lambda i: (-means[i], i))
+def _order(cols: list[list[Fraction]], active: Iterable[int] | None = None) -> list[int]:
+    """Option indices by mean score, best first (ties: the listed order); with
+    ``active``, those options first (``race``: the others stopped early)."""
+    means = [sum(c, Fraction(0)) / len(c) for c in cols]
+    act = set(range(len(cols)) if active is None else active)
+    return sorted(range(len(cols)), key=lambda i: (i not in act, -means[i], i))
 
 
 def _p_best(cols: list[list[Fraction]]) -> list[float]:
-    """Per option, the share of deals on which it scores best (ties shared)."""
-    n = len(cols[0])
+    """Per option, the share of deals on which it scores best (ties shared), among the
+    options solved on the deal (``race``: an option that stopped early counts as not
+    best on the later deals)."""
+    n = max(len(c) for c in cols)
     out = [0.0] * len(cols)
     for k in range(n):
-        vals = [c[k] for c in cols]
-        top = max(vals)
-        win = [i for i, v in enumerate(vals) if v == top]
+        vals = [(c[k], i) for i, c in enumerate(cols) if k < len(c)]
+        top = max(v for v, _ in vals)
+        win = [i for v, i in vals if v == top]
         for i in win:
             out[i] += 1 / len(win)
     return [x / n for x in out]

@@ -63,8 +63,8 @@ def render_advice(d: dict[str, Any]) -> str:
            f"why       {rec.get('reason', '')}",
            f"hand      {d['seat']}: {d['hand']}",
            f"rules     {d['rules']}    remaining: {', '.join(d['remaining'])}",
-           f"samples   {d['samples']}{' (auto)' if d.get('auto') else ''}    "
-           f"seed {d['seed']}"]
+           f"samples   {d['samples']}{' (auto)' if d.get('auto') else ''}"
+           f"{' (race)' if d.get('race') else ''}    seed {d['seed']}"]
     if d.get("constraints"):
         c = d["constraints"]
         parts = [f"{s} holds {' '.join(v)}" for s, v in c.get("known", {}).items()]
@@ -76,7 +76,11 @@ def render_advice(d: dict[str, Any]) -> str:
     out.append(f"options, best first (guaranteed value of {d['seat']}; ± is one standard "
                "error):")
     has_future = any(o.get("future") is not None for o in d["options"])
+    # (race: an option that stopped early was solved on fewer deals)
+    short = any(o.get("samples", d["samples"]) < d["samples"] for o in d["options"])
     head = ["option", "mean", "±", "95% interval", "min", "max", "P(best)"]
+    if short:
+        head += ["deals"]
     if has_future:
         head += ["kept", "score"]
     body = []
@@ -85,6 +89,8 @@ def render_advice(d: dict[str, Any]) -> str:
         row = [advice_label(o), _n(o["mean"], True), _n(o.get("stderr")),
                "-" if ci is None else f"{_n(ci[0], True)} .. {_n(ci[1], True)}",
                _n(o["min"], True), _n(o["max"], True), _pct(o.get("p_best"))]
+        if short:
+            row += [str(o.get("samples", d["samples"]))]
         if has_future:
             row += [_n(o.get("future"), True), _n(o.get("score"), True)]
         body.append(row)

@@ -356,3 +356,53 @@ def test_constraints_are_reported():
     assert d["constraints"]["known"] == {"E": ["HK"]}
     # E holds the K♥ on every deal; N guaranteed value in no-king is then 0 or better
     assert "E holds HK" in render_advice(d)
+
+
+# ------------------------------------------------------------------ race
+def test_race_keeps_the_leader_on_every_deal_and_drops_clear_losers():
+    kw = dict(seat="N", rules="barbu-32", seed=1)
+    d = advise(HAND32, race=True, samples=60, workers=1, **kw)
+    assert d["race"] and d["samples"] == 60
+    top = d["options"][0]
+    assert top["samples"] == 60 and d["recommendation"]["contract"] == top["contract"]
+    short = [o for o in d["options"] if o["samples"] < 60]
+    assert short, "this hand leaves some options far behind"
+    # options stop at a batch boundary, never before the first batch
+    assert all(o["samples"] >= A.AUTO_START and o["samples"] % A.AUTO_STEP == 0
+               for o in short)
+    # the options still solved come first, each part by score
+    full = [o["samples"] == 60 for o in d["options"]]
+    assert full == sorted(full, reverse=True)
+    assert any(n.startswith("race: ") for n in d["notes"])
+    assert "deals" in render_advice(d) and "(race)" in render_advice(d)
+    assert abs(sum(o["p_best"] for o in d["options"]) - 1) < 1e-9
+    # each option's figures are a plain run's on the same first deals
+    for o in [top] + short[:2] + short[-1:]:
+        plain = option(advise(HAND32, samples=o["samples"], workers=1, **kw),
+                       o["contract"], o["trump"], o["rank"])
+        for key in ("samples", "mean", "stderr", "ci95", "min", "max", "distribution"):
+            assert o[key] == plain[key], (o["contract"], key)
+    # and the workers do not matter
+    e = advise(HAND32, race=True, samples=60, workers=2, **kw)
+    d.pop("workers"), e.pop("workers")
+    assert d == e
+
+
+def test_race_drops_only_options_beaten_at_999():
+    F = Fraction
+    lead = [F(10 + k % 3) for k in range(20)]
+    far = [F(0)] * 20                                   # a constant gap of 10 or more
+    even = [F(10 + (k + 1) % 3) for k in range(20)]     # the same mean
+    # 1 behind on average, clear at 95% but not at 99.9% (t = 2.18 on 19 df)
+    close = [x - F(3) if k % 2 == 0 else x + F(1) for k, x in enumerate(lead)]
+    assert A._separated(lead, close) and not A._separated(lead, close, A.t999)
+    assert A._race([lead, far, even, close], [0, 1, 2, 3]) == [0, 2, 3]
+    # a dropped option stays dropped; the leader is the best mean among those solved
+    assert A._race([far, lead, even], [1, 2]) == [1, 2]
+
+
+def test_race_is_off_for_a_fixed_order_preset():
+    d = advise(HAND32, seat="N", rules="classic-32", remaining="no-queens,salad",
+               samples=30, seed=1, race=True)
+    assert not d["race"] and all(o["samples"] == 30 for o in d["options"])
+    assert any("race: off" in n for n in d["notes"])
