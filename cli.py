@@ -173,8 +173,9 @@ values lean optimistic for whoever benefits from seeing everything.
 
 Speed: a 32-card deal takes well under a second for every option. On 52 cards the
 declarer's guaranteed value in No Tricks, No Queens, No Hearts and No Last Two takes
-seconds to minutes a deal (all seven contracts: about 30 s a deal on 2 cores); leave
-them out with --remaining to get an answer quickly (BENCHMARKS.md, "Advisor").
+seconds to minutes a deal (all seven contracts: 30 s to minutes a deal on 2 cores, with
+rare solves of over 10 minutes); leave them out with --remaining, or let --race stop
+solving the options that are clearly behind (BENCHMARKS.md, "Advisor").
 """
 
 

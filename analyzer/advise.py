@@ -728,8 +728,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     slow = slow_contracts(r, rem)
     if slow and warn is not None:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
-             "seconds to minutes a deal today (all seven contracts: about 30 s a deal on "
-             "2 cores; BENCHMARKS.md); --remaining limits the contracts")
+             "seconds to minutes a deal today (all seven contracts: 30 s to minutes a deal "
+             "on 2 cores; BENCHMARKS.md); --remaining limits the contracts, --race stops "
+             "solving those far behind")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
     nworkers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))

@@ -127,3 +127,17 @@ def test_stats_then_report(tmp_path):
     assert (tmp_path / "r.html").stat().st_size > 10_000
     bad = run("report", str(tmp_path / "nothing"), "--out", str(tmp_path / "x.html"))
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
+
+
+def test_advise_race_json_and_table():
+    d = ok_json("advise", "AK9.T8.A.Q7", "-r", "barbu-32", "--samples", "40", "--seed", "1",
+                "--race", "--workers", "1")
+    assert d["race"] and d["samples"] == 40
+    assert d["options"][0]["samples"] == 40
+    assert all(o["samples"] in (20, 40) for o in d["options"])
+    p = run("advise", "AK9.T8.A.Q7", "-r", "barbu-32", "--samples", "40", "--seed", "1",
+            "--race", "--workers", "1")
+    assert p.returncode == 0, p.stderr
+    assert "(race)" in p.stdout
+    p = run("advise", "AK9.T8.A.Q7", "-r", "barbu-32", "--samples", "0")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
