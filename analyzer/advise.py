@@ -806,7 +806,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             best = next(i for i in order if opts[i].contract.id == rem[0])
         # options table
         rows = []
-        pbest = _p_best([cols[i] for i in range(len(opts))])
+        pbest = _p_best(cols)
         for rank_pos, i in enumerate(order):
             vals = [v[i] for v in values if v[i] is not None]
             row = {**opts[i].key, "samples": len(vals), **summarize(vals),
