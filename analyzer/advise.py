@@ -46,6 +46,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import queue
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
@@ -298,7 +299,13 @@ class _Runner:
 
     Before the pool forks, the parent runs the cheapest task of each kind of kernel
     (trick play, Dominoes) itself, so that the workers inherit those kernels loaded (or
-    compiled, on a first run) instead of each loading them."""
+    compiled, on a first run) instead of each loading them.
+
+    :meth:`map` can be given ``ahead``: work that a later :meth:`map` will probably ask
+    for, handed to a worker that would otherwise wait for the batch's last solves. Its
+    results are kept and given out when a later batch asks for the same task (and only
+    then counted on the progress bar); work asked for by no batch is dropped. Results
+    never depend on it: a task's solves are the same whoever runs them and when."""
 
     def __init__(self, workers: int, progress: Callable[[int, int], Any] | None) -> None:
         self.workers = workers
@@ -306,9 +313,16 @@ class _Runner:
         self.pool = None
         self.done = 0
         self.total = 0
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.running: set[tuple] = set()  # task keys handed to the pool, not back yet
+        self.kept: dict[tuple, list] = {}  # results of ``ahead`` work, by task key
 
-    def map(self, items: list) -> dict:
-        out = {}
+    def map(self, items: list, ahead: Callable[[dict], tuple | None] | None = None
+            ) -> dict:
+        """Every solve of ``items``, by solve key. ``ahead(partial)``, called each time a
+        worker would be idle, returns a task to run meanwhile, or None; ``partial`` holds
+        the results of ``items`` so far."""
+        out: dict = {}
         if self.workers > 1 and self.pool is None and len(items) > 1:
             opts = _CTX["options"]
             kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
@@ -322,11 +336,41 @@ class _Runner:
                 self._take(out, _work(items[j]))
             items = [t for j, t in enumerate(items) if j not in warm]
             self.pool = mp.get_context("fork").Pool(self.workers)
-        it = self.pool.imap_unordered(_work, items, chunksize=1) if self.pool is not None \
-            else map(_work, items)
-        for res in it:
-            self._take(out, res)
+        if self.pool is None:
+            for t in items:
+                self._take(out, self.kept.pop(_task_key(t), None) or _work(t))
+            return out
+        wanted = set()
+        for t in items:
+            tk = _task_key(t)
+            if tk in self.kept:
+                self._take(out, self.kept.pop(tk))
+            else:
+                wanted.add(tk)
+                if tk not in self.running:
+                    self._submit(tk, t)
+        while wanted:
+            while ahead is not None and len(self.running) < self.workers:
+                t = ahead(out)
+                if t is None:
+                    ahead = None
+                elif _task_key(t) not in self.running and _task_key(t) not in self.kept:
+                    self._submit(_task_key(t), t)
+            tk, res, err = self.queue.get()
+            self.running.discard(tk)
+            if err is not None:
+                raise err
+            if tk in wanted:
+                wanted.discard(tk)
+                self._take(out, res)
+            else:
+                self.kept[tk] = res
         return out
+
+    def _submit(self, tk: tuple, t: tuple) -> None:
+        self.running.add(tk)
+        self.pool.apply_async(_work, (t,), callback=lambda r: self.queue.put((tk, r, None)),
+                              error_callback=lambda e: self.queue.put((tk, None, e)))
 
     def _take(self, out: dict, res: list) -> None:
         for key, v in res:
@@ -340,9 +384,88 @@ class _Runner:
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.close()
+            if self.running:  # work run ahead that no batch asked for: not waited for
+                self.pool.terminate()
+            else:
+                self.pool.close()
             self.pool.join()
             self.pool = None
+            self.running.clear()
+
+
+def _task_key(t: tuple) -> tuple:
+    """A task's identity: kind, deal index and its solves (the hands follow the index)."""
+    return t[0], t[1], t[2]
+
+
+class _Ahead:
+    """What a worker runs while it would wait for a batch's last solves (``advise``):
+    the tasks of the option most likely to be asked for next, by the scores so far.
+
+    ``tasks`` holds each option's candidate tasks, in the order to run them (options
+    solved one solve a task, :func:`_alone`, whose tasks a batch asks for as they are);
+    ``top``
+    limits the choice to that many leading options (the doubling of the best option
+    only); with ``race``, an option that the leader already beats at 95% is left out
+    (it may stop being solved at the batch's end). Scheduling only: the results of
+    ``advise`` do not depend on it (:class:`_Runner`)."""
+
+    def __init__(self, tasks: Mapping[int, list[tuple]], values: list[list[Any]],
+                 future: Mapping[int, float], active: Sequence[int], race: bool,
+                 top: int | None = None) -> None:
+        self.tasks = {k: list(v) for k, v in tasks.items() if v}
+        self.active, self.race, self.top = tuple(active), race, top
+        self.future = future
+        #: per active option, its score on each deal solved so far (floats: ranking only)
+        self.seen = {k: {j: float(v[k]) for j, v in enumerate(values) if v[k] is not None}
+                     for k in self.active}
+
+    def __call__(self, partial: Mapping[tuple, Any]) -> tuple | None:
+        if not self.tasks:
+            return None
+        sc = {k: dict(d) for k, d in self.seen.items()}
+        for (kind, j, k, _), v in partial.items():
+            if kind == "value" and k in sc:
+                sc[k][j] = float(v)
+        means = {k: sum(d.values()) / len(d) + self.future.get(k, 0.0)
+                 for k, d in sc.items() if d}
+        if not means:
+            order = [k for k in self.active if k in self.tasks]
+        else:
+            order = sorted(means, key=lambda k: (-means[k], k))
+            if self.top is not None:
+                order = order[:self.top]
+            if self.race:
+                lead = sc[order[0]]
+                order = [k for k in order if not _beaten(lead, sc[k])]
+        for k in order:
+            if self.tasks.get(k):
+                t = self.tasks[k].pop(0)
+                if not self.tasks[k]:
+                    del self.tasks[k]
+                return t
+        return None
+
+
+def _beaten(lead: Mapping[int, float], other: Mapping[int, float]) -> bool:
+    """Does ``lead`` beat ``other`` at 95% (paired, on the deals both have)?"""
+    common = [j for j in lead if j in other]
+    if len(common) < 2 or lead is other:
+        return False
+    d = [lead[j] - other[j] for j in common]
+    m = sum(d) / len(d)
+    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1))
+    return m - t95(len(d) - 1) * sd / math.sqrt(len(d)) > 0
+
+
+def _double_tasks(deals: Sequence[tuple[int, Hands]], which: Sequence[int],
+                  opponents: Sequence[int], net: bool) -> list[tuple]:
+    """The doubling solves of the options ``which``: both ends of the bracket against each
+    opponent, and with ``net`` the declarer's net objective with 1 and 2 doubles a pair."""
+    items = _tasks("bet", deals, which, [(y, z) for y in opponents for z in (0, 1)])
+    if net:
+        items += _tasks("net", deals, which, (1, 2))
+    return items
 
 
 # --------------------------------------------------------------------------- statistics
@@ -770,12 +893,29 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         # progress in solves: every option, then 6 doubling solves an option doubled
         n_dbl = (len(opts) if doubling == "all" else 1) if do_double else 0
         runner.total = n_cap * (len(opts) + 6 * n_dbl)
+        nxt: list[Hands] = []  # the next batch's deals, drawn while this one is solved
         while True:
-            new = sample_deals(sampler, target - len(deals), rng)
+            new = nxt or sample_deals(sampler, target - len(deals), rng)
             base = len(deals)
             deals.extend(new)
             act = tuple(active)
-            res = runner.map(_tasks("value", list(enumerate(new, base)), act))
+            # work for a core that would wait for this batch's last solves: the next
+            # batch's solves, or the doubling of the option leading so far
+            ahead = None
+            if len(deals) < n_cap:
+                nxt = sample_deals(sampler, min(n_cap, len(deals) + AUTO_STEP) - len(deals),
+                                   rng)
+                dk = list(enumerate(nxt, len(deals)))
+                ahead = _Ahead({k: _tasks("value", dk, (k,)) for k in act
+                                if _alone(opts[k])}, values, future, act, race)
+            elif do_double:
+                dk = list(enumerate(deals))
+                cand = [k for k in act if not fixed or opts[k].contract.id == rem[0]]
+                ahead = _Ahead({k: _double_tasks(dk, (k,), opponents,
+                                                 r.total(opts[k].contract) is None)
+                                for k in cand if _alone(opts[k])}, values, future, cand,
+                               race, None if doubling == "all" else 1)
+            res = runner.map(_tasks("value", list(enumerate(new, base)), act), ahead)
             values.extend([res["value", i, k, None] if k in act else None for k in all_idx]
                           for i in range(base, len(deals)))
             if len(deals) >= n_cap:
@@ -834,10 +974,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         if do_double:
             which = tuple(i for i in order if i in active) if doubling == "all" else (best,)
             net_solves = any(r.total(opts[i].contract) is None for i in which)
-            dk = list(enumerate(deals))
-            items = _tasks("bet", dk, which, [(y, z) for y in opponents for z in (0, 1)])
-            if net_solves:
-                items += _tasks("net", dk, which, (1, 2))
+            items = _double_tasks(list(enumerate(deals)), which, opponents, net_solves)
             runner.total = runner.done + _solves(items)
             res = runner.map(items)
             for i in which:

@@ -406,3 +406,74 @@ def test_race_is_off_for_a_fixed_order_preset():
                samples=30, seed=1, race=True)
     assert not d["race"] and all(o["samples"] == 30 for o in d["options"])
     assert any("race: off" in n for n in d["notes"])
+
+
+# ------------------------------------------------------------------ running ahead
+def _fake_work(item):
+    """Stands in for ``_work``: a value from the solve key, slow for one task."""
+    import time
+    kind, i, group, _ = item
+    if i == 0 and group[0][0] == 0:
+        time.sleep(1.0)  # the batch's last solve, which a core would wait for
+    return [((kind, i, k, x), 100 * i + k) for k, x in group]
+
+
+def test_runner_runs_the_next_batch_ahead_and_hands_it_out_once(monkeypatch):
+    r = load_rules("tournament")
+    opts = advise_options(r, 0, parse_hand("AKQJT98765432..."), ("trumps",))
+    monkeypatch.setattr(A, "_work", _fake_work)
+    A._CTX.clear()
+    A._CTX.update(rules=r, seat=0, options=opts)
+    ticks = []
+    runner = A._Runner(2, lambda done, total: ticks.append(done))
+    try:
+        first = [("value", i, ((k, None),), None) for i in range(2) for k in range(4)]
+        later = [("value", i, ((k, None),), None) for i in range(2, 4) for k in range(4)]
+        spare = list(later) + [("value", 9, ((0, None),), None)]  # the last: never asked
+        got = runner.map(first, lambda partial: spare.pop(0) if spare else None)
+        assert got == {("value", i, k, None): 100 * i + k for i in range(2) for k in range(4)}
+        # while the slow solve ran, the other core solved the next batch's tasks
+        assert len(runner.kept) + len(runner.running) > 0
+        assert len(ticks) == 8  # work run ahead is not counted until asked for
+        got = runner.map(later)
+        assert got == {("value", i, k, None): 100 * i + k for i in range(2, 4)
+                       for k in range(4)}
+        assert ticks == list(range(1, 17))  # every solve asked for counted once
+    finally:
+        runner.close()
+    assert runner.pool is None
+
+
+def test_ahead_prefers_the_leader_and_skips_options_it_already_beats():
+    F = Fraction
+    values = [[F(10), F(0), F(9)], [F(12), F(1), F(13)], [F(11), F(0), F(10)]]
+    tasks = {k: [("value", 3, ((k, None),), None), ("value", 4, ((k, None),), None)]
+             for k in range(3)}
+    pick = A._Ahead(tasks, values, {}, (0, 1, 2), race=True)
+    # partial results of the batch in progress: option 2 pulls ahead on deal 3
+    part = {("value", 3, 2, None): F(20)}
+    assert pick(part)[2] == ((2, None),) and pick(part)[2] == ((2, None),)
+    assert pick(part)[2] == ((0, None),)  # option 2 has nothing left; 1 is beaten at 95%
+    assert pick(part)[2] == ((0, None),)
+    assert pick(part) is None
+    # without the partial results option 0 leads
+    assert A._Ahead(tasks, values, {}, (0, 1, 2), race=True)({})[2] == ((0, None),)
+    # the doubling of the best option only (top=1)
+    only = A._Ahead(tasks, values, {}, (0, 1, 2), race=False, top=1)
+    assert only({})[2] == ((0, None),) and only({})[2] == ((0, None),)
+    assert only({}) is None
+
+
+def test_running_ahead_changes_nothing_on_52_cards():
+    """52-card trick solves are one task each, so a core waiting for a batch's last solve
+    solves the next batch's (race) or the leader's doubling (the last batch) ahead."""
+    kw = dict(seat="N", rules="tournament", remaining="trumps", seed=1)
+    runs = [advise("AKQJ2.AK3.AQ.K32", race=True, samples=40, doubling="none",
+                   workers=w, **kw) for w in (1, 2)]
+    runs += [advise("AKQJT98765432...", samples=3, doubling="best", workers=w, **kw)
+             for w in (1, 2)]
+    for d in runs:
+        d.pop("workers")
+    assert runs[0] == runs[1] and runs[2] == runs[3]
+    assert [o["samples"] for o in runs[0]["options"]] == [40, 20, 20, 20]
+    assert runs[2]["doubling"]
