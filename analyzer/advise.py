@@ -404,10 +404,10 @@ class _Ahead:
 
     ``tasks`` holds each option's candidate tasks, in the order to run them (options
     solved one solve a task, :func:`_alone`, whose tasks a batch asks for as they are);
-    ``top``
-    limits the choice to that many leading options (the doubling of the best option
-    only); with ``race``, an option that the leader already beats at 95% is left out
-    (it may stop being solved at the batch's end). Scheduling only: the results of
+    ``top`` limits the choice to that many leading options (the doubling of the best
+    option only); with ``race``, an option that the leader already beats at 95% is left
+    out (it may stop being solved at the batch's end). Scores are values plus the future
+    value of what the option leaves, as in the race. Scheduling only: the results of
     ``advise`` do not depend on it (:class:`_Runner`)."""
 
     def __init__(self, tasks: Mapping[int, list[tuple]], values: list[list[Any]],
@@ -415,10 +415,10 @@ class _Ahead:
                  top: int | None = None) -> None:
         self.tasks = {k: list(v) for k, v in tasks.items() if v}
         self.active, self.race, self.top = tuple(active), race, top
-        self.future = future
+        self.future = {k: future.get(k, 0.0) for k in self.active}
         #: per active option, its score on each deal solved so far (floats: ranking only)
-        self.seen = {k: {j: float(v[k]) for j, v in enumerate(values) if v[k] is not None}
-                     for k in self.active}
+        self.seen = {k: {j: float(v[k]) + self.future[k] for j, v in enumerate(values)
+                         if v[k] is not None} for k in self.active}
 
     def __call__(self, partial: Mapping[tuple, Any]) -> tuple | None:
         if not self.tasks:
@@ -426,9 +426,8 @@ class _Ahead:
         sc = {k: dict(d) for k, d in self.seen.items()}
         for (kind, j, k, _), v in partial.items():
             if kind == "value" and k in sc:
-                sc[k][j] = float(v)
-        means = {k: sum(d.values()) / len(d) + self.future.get(k, 0.0)
-                 for k, d in sc.items() if d}
+                sc[k][j] = float(v) + self.future[k]
+        means = {k: sum(d.values()) / len(d) for k, d in sc.items() if d}
         if not means:
             order = [k for k in self.active if k in self.tasks]
         else:

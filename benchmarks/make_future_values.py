@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def progress(done: int, total: int) -> None:
         if done % 50 == 0 or done == total:
-            print(f"\r{done}/{total} deals, {time.perf_counter() - t0:.0f} s", end="",
+            print(f"\r{done}/{total} solves, {time.perf_counter() - t0:.0f} s", end="",
                   file=sys.stderr, flush=True)
 
     table = future_value_table(a.preset, a.hands, a.inner, a.seed, a.workers, progress)

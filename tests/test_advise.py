@@ -458,6 +458,8 @@ def test_ahead_prefers_the_leader_and_skips_options_it_already_beats():
     assert pick(part) is None
     # without the partial results option 0 leads
     assert A._Ahead(tasks, values, {}, (0, 1, 2), race=True)({})[2] == ((0, None),)
+    # scores include what an option leaves for later hands (the run of seven)
+    assert A._Ahead(tasks, values, {1: 20.0}, (0, 1, 2), race=True)({})[2] == ((1, None),)
     # the doubling of the best option only (top=1)
     only = A._Ahead(tasks, values, {}, (0, 1, 2), race=False, top=1)
     assert only({})[2] == ((0, None),) and only({})[2] == ((0, None),)
