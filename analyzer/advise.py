@@ -848,11 +848,19 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     if not opts:
         raise BarbuError("no option to advise on")
     slow = slow_contracts(r, rem)
-    if slow and warn is not None:
+    # the doubling brackets: 6 solves a deal (3 bets, both ends), the opponents' ends
+    # up to half a minute each on 52 cards (90 M nodes; BENCHMARKS.md, "Advisor")
+    dear_brackets = r.deck == 52 and r.doubling and doubling != "none"
+    brackets = (f"the doubling brackets of {'each' if doubling == 'all' else 'the best'} "
+                "option add 6 solves a deal, up to half a minute each (--doubling none "
+                "skips them)")
+    if warn is not None and slow:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
              "seconds to minutes a deal today (all seven contracts: 30 s to minutes a deal "
              "on 2 cores; BENCHMARKS.md); --remaining limits the contracts, --race stops "
-             "solving those far behind")
+             "solving those far behind" + ("; " + brackets if dear_brackets else ""))
+    elif warn is not None and dear_brackets:
+        warn(f"note: on 52 cards {brackets}")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
     nworkers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))

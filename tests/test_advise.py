@@ -312,6 +312,16 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
                samples=5, seed=1, warn=warn)
     assert len(seen) == 1 and "\n" not in seen[0]
     assert "no-hearts" in seen[0] and "trumps" not in seen[0] and "no-king" not in seen[0]
+    assert "--doubling none" in seen[0]  # the brackets' cost, and how to skip it
+    # no slow contract, but the brackets are dear on 52 cards; none asked: nothing to say
+    with pytest.raises(_Stop):
+        advise("AK72.Q5.A963.KJ4", rules="tournament", remaining="trumps", samples=5,
+               seed=1, warn=warn)
+    assert len(seen) == 2 and "doubling brackets of the best option" in seen[1]
+    assert advise("AKQJT98765432...", rules="tournament", remaining="trumps", samples=1,
+                  seed=1, doubling="none", warn=warn)["samples"] == 1
+    assert len(seen) == 2
+    seen.clear()
     assert A.slow_contracts("tournament", None) == ["no-tricks", "no-queens", "no-last-two",
                                                     "no-hearts"]
     # 32 cards: nothing to warn about; a bad input is reported before any warning
@@ -319,7 +329,7 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
     with pytest.raises(BarbuError):
         advise("AK72.Q5.A963.KJ4", rules="tournament", remaining="no-hearts", samples=0,
                warn=warn)
-    assert len(seen) == 1
+    assert not seen
 
 
 @pytest.mark.parametrize("kw, words", [
