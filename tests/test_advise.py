@@ -261,7 +261,7 @@ def test_future_value_table_is_small_and_reproducible():
 
 
 def test_shipped_tables_match_their_presets():
-    for name in ("barbu-32", "tournament"):
+    for name in ("barbu-32", "tournament", "fr-52"):
         t = A.load_future_values(load_rules(name))
         if t is None:
             pytest.skip(f"no table shipped for {name}")
