@@ -41,8 +41,10 @@ def _demangle(name: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--workload", choices=("notrump", "no-tricks"), default="no-tricks",
-                    help="20 full notrump deals, or 30 No Tricks positions of 10 cards")
+    ap.add_argument("--workload", default="no-tricks",
+                    help="notrump (20 full deals), no-tricks (30 positions of 10 cards), or "
+                         "CONTRACT:DEALS, e.g. no-queens:0-2: the README hand's seed-1 "
+                         "advisor deals (North's guaranteed value, North leads)")
     ap.add_argument("--dump", default="_search",
                     help="comma-separated name prefixes whose code to dump to /tmp")
     a = ap.parse_args()
@@ -52,11 +54,28 @@ def main() -> None:
     from ab_cpu import SOLVE_SEEDS, solve_one
     from solvers import tricks as K
 
-    name = "notrump" if a.workload == "notrump" else "no-tricks-10"
-    seeds = list(SOLVE_SEEDS[name])
+    if ":" in a.workload:
+        from analyzer.rules import load_rules
+        from analyzer.sampler import Sampler, sample_deals
+        from analyzer.solve import _Problem
+        from levels import HAND, _seeds
 
-    def job(i: int) -> None:
-        solve_one(name, seeds[i])
+        cid, _, which = a.workload.partition(":")
+        rules = load_rules("tournament")
+        idx = _seeds(which)
+        deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
+        seeds = [deals[i] for i in idx]
+
+        def job(i: int) -> None:
+            _Problem(seeds[i], rules, cid, trump=None, weights=None, maximizers=None,
+                     trick=(), whole_hand=None, tt_bits=None, node_limit=None, leader=0,
+                     seat=0, side=None).run()
+    else:
+        name = "notrump" if a.workload == "notrump" else "no-tricks-10"
+        seeds = list(SOLVE_SEEDS[name])
+
+        def job(i: int) -> None:
+            solve_one(name, seeds[i])
 
     job(0)  # compile
     funcs = set()
