@@ -198,8 +198,9 @@ def advise(
     doubling: str = typer.Option("best", "--doubling",
                                  help="Doubling brackets for the best option, all options, or none."),
     race: bool = typer.Option(False, "--race",
-                              help="Solve in batches and stop solving an option once the "
-                                   "leader beats it at 99.9% (paired); its figures then "
+                              help="Solve in batches (20 deals; 10 on 52 cards) and stop "
+                                   "solving an option once the leader beats it at 99.9% "
+                                   "(paired); its figures then "
                                    "cover fewer deals. Much faster when some options are "
                                    "clearly worse."),
     example: bool = typer.Option(False, "--example", help="Advise the built-in example hand (N of the example deal)."),

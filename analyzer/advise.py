@@ -63,7 +63,7 @@ from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
            "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
-           "AUTO_CAP", "slow_contracts"]
+           "AUTO_CAP", "RACE_STEP_52", "slow_contracts"]
 
 #: Trick contracts whose 52-card guaranteed value takes seconds to minutes a deal today
 #: (most full deals need more than 20 M nodes: BENCHMARKS.md, "Trick solver" (b), and
@@ -76,6 +76,12 @@ SLOW_52 = ("no-last-two", "no-last", "salad", "ravage-city", "no-queens", "no-tr
 
 #: ``samples="auto"``: first batch, later batches, and the cap.
 AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
+
+#: ``race`` on 52 cards: its batches (the first and the later ones). A 52-card deal of the
+#: slow contracts costs seconds to a minute, and an option far behind is beaten at 99.9%
+#: after 10 deals as after 20 (BENCHMARKS.md, "Advisor"): looking twice as often solves
+#: it on half the deals. ``auto`` still tests for separation every ``AUTO_STEP`` deals.
+RACE_STEP_52 = 10
 
 #: two-sided 99.9% Student t quantiles, degrees of freedom 1..30 (then 3.291): the
 #: ``race`` test, strict because it is made for every option after every batch.
@@ -809,11 +815,11 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         ``warn(line)`` once the inputs are checked and before any deal is solved, when
         the run includes contracts that take minutes a deal today (:func:`slow_contracts`).
     race : bool
-        Deals are drawn in batches (``AUTO_START``, then ``AUTO_STEP``), and after each
-        batch an option that the leading option beats at 99.9% (paired t test on the
-        deals both were solved on) is not solved on later deals: its figures, and each
-        option's ``samples``, cover the deals it was solved on. The leader and the
-        options close to it get every deal. Off for presets with a fixed order.
+        Deals are drawn in batches (``AUTO_START``, then ``AUTO_STEP``; on 52 cards
+        ``RACE_STEP_52`` each), and after each batch an option that the leading option
+        beats at 99.9% (paired t test on the deals both were solved on) is not solved
+        on later deals: its figures, and each option's ``samples``, cover the deals it
+        was solved on. The leader and the options close to it get every deal. Off for presets with a fixed order.
 
     Returns
     -------
@@ -896,7 +902,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     values: list[list[Fraction | None]] = []  # per deal, per option (None: not solved)
     do_double = r.doubling and doubling != "none"
     try:
-        target = min(AUTO_START, n_cap) if auto or race else n_cap
+        step = RACE_STEP_52 if race and r.deck == 52 else AUTO_STEP
+        target = min(step if race else AUTO_START, n_cap) if auto or race else n_cap
         # progress in solves: every option, then 6 doubling solves an option doubled
         n_dbl = (len(opts) if doubling == "all" else 1) if do_double else 0
         runner.total = n_cap * (len(opts) + 6 * n_dbl)
@@ -910,8 +917,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             # batch's solves, or the doubling of the option leading so far
             ahead = None
             if len(deals) < n_cap:
-                nxt = sample_deals(sampler, min(n_cap, len(deals) + AUTO_STEP) - len(deals),
-                                   rng)
+                nxt = sample_deals(sampler, min(n_cap, len(deals) + step) - len(deals), rng)
                 dk = list(enumerate(nxt, len(deals)))
                 ahead = _Ahead({k: _tasks("value", dk, (k,)) for k in act
                                 if _alone(opts[k])}, values, future, act, race)
@@ -933,12 +939,12 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 n_dbl = (len(active) if doubling == "all" else 1) if do_double else 0
                 runner.total = (runner.done + (n_cap - len(deals)) * len(active)
                                 + n_cap * 6 * n_dbl)
-            if auto:
+            if auto and len(deals) >= AUTO_START and len(deals) % AUTO_STEP == 0:
                 order = _order(cols, active)
                 if (fixed or len(active) < 2
                         or _separated(cols[order[0]], cols[order[1]])):
                     break
-            target = min(n_cap, len(deals) + AUTO_STEP)
+            target = min(n_cap, len(deals) + step)
         n = len(deals)
         cols = _columns(values, opts, future)
         order = _order(cols, active)

@@ -487,5 +487,5 @@ def test_running_ahead_changes_nothing_on_52_cards():
     for d in runs:
         d.pop("workers")
     assert runs[0] == runs[1] and runs[2] == runs[3]
-    assert [o["samples"] for o in runs[0]["options"]] == [40, 20, 20, 20]
+    assert [o["samples"] for o in runs[0]["options"]] == [40, 10, 10, 10]
     assert runs[2]["doubling"]
