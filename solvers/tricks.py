@@ -37,8 +37,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   which keeps proofs narrow;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
-  No Tricks), with trumps the sure tricks of a seat's trumps above every other seat's,
-  whoever leads (``_top_trumps``), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
+  No Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
+  (its trumps less the most that the others' higher trumps can beat one to one;
+  ``_trumps_cut``), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
   the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the sure winner of
   the trick in progress and its cashing tricks (``_mid_bound``); for a paranoid
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
@@ -507,47 +508,81 @@ def _qt_single(hands, L, tl, P, fr, smask):
 
 
 @njit(**NUMBA_OPTS)
-def _top_trumps(hands, P):
-    """The seat holding the most trumps above every other seat's trumps, and how many
-    (all its trumps when nobody else holds one). Each of them wins the trick it is played
-    to, whoever leads, so the seat takes at least that many of the tricks left. Returns
-    (count, seat, rel): rel is the others' best trump (none when they hold none)."""
+def _seat_trumps(hands, P, q):
+    """How many trump tricks seat ``q`` cannot help taking. A trump loses only to a higher
+    trump played to the same trick, and each higher trump of another seat beats at most
+    one (it is played once): so q takes at least its trumps minus the most of them that
+    the others' higher trumps can be matched to, one to one, whoever leads and whatever
+    anyone plays (all cards get played, one a trick). With q's trumps from the top down
+    the others' higher trumps form growing sets, so matching each trump in turn while
+    one is free gives a largest matching; q's trumps above every other seat's count in
+    full. Returns (count, rel): rel is the others' best trump when only those top trumps
+    count, else q's lowest trump (the owners of every trump down to it decided); none
+    when the others hold no trump."""
     trump = P[P_TRUMP]
-    best = 0
-    seat = -1
-    rel = np.uint64(0)
-    for q in range(4):
-        my = _lane(hands[q], trump)
-        if my == 0:
-            continue
-        oth = 0
-        for r in range(4):
-            if r != q:
-                oth |= _lane(hands[r], trump)
-        if oth == 0:
-            k = np.int64(POPCOUNT[my])
-            rq = np.uint64(0)
-        else:
-            top = HIGHEST[oth]
-            k = np.int64(POPCOUNT[my >> (top + 1)])
-            rq = _bit(16 * trump + top)
-        if k > best:
-            best = k
-            seat = q
-            rel = rq
-    return best, seat, rel
+    my = _lane(hands[q], trump)
+    if my == 0:
+        return 0, np.uint64(0)
+    oth = 0
+    for r in range(4):
+        if r != q:
+            oth |= _lane(hands[r], trump)
+    n = np.int64(POPCOUNT[my])
+    if oth == 0:
+        return n, np.uint64(0)
+    top = HIGHEST[oth]
+    k = np.int64(POPCOUNT[my >> (top + 1)])
+    lost = 0
+    x = my
+    while x != 0:
+        a = HIGHEST[x]
+        if POPCOUNT[oth >> (a + 1)] > lost:
+            lost += 1
+        x ^= 1 << a
+    if n - lost > k:
+        return n - lost, _bit(16 * trump + LOWEST[my])
+    return k, _bit(16 * trump + top)
 
 
 @njit(**NUMBA_OPTS)
-def _sure_cut(k, q, tl, needed, P, forced=False):
-    """Does "seat ``q`` surely takes ``k`` of the ``tl`` tricks left" (every trick worth
-    the same) decide the test? 1: the value is at least ``needed``, -1: it is below,
-    0: undecided. The other tricks count at the worst (best) weight for q's role.
+def _trumps_cut(hands, tl, needed, P):
+    """Does what the four seats' trumps surely take (:func:`_seat_trumps`; the tricks
+    are different ones, as each is taken by its seat) decide the test? The other tricks
+    count at the best and worst weight of any seat, every trick worth the same. Returns
+    (1: the value is at least ``needed``, -1: below, 0: undecided; rel)."""
+    w = P[O_W:O_W + 4]
+    T = P[O_TPL + tl]
+    K = 0
+    base = np.int64(0)
+    mn = T * w[0]
+    mx = mn
+    rel = np.uint64(0)
+    for q in range(4):
+        k, rq = _seat_trumps(hands, P, q)
+        if k > 0:
+            K += k
+            base += k * T * w[q]
+            rel |= rq
+        v = T * w[q]
+        if v < mn:
+            mn = v
+        if v > mx:
+            mx = v
+    if K == 0:
+        return 0, rel
+    if needed <= base + (tl - K) * mn:
+        return 1, rel
+    if needed > base + (tl - K) * mx:
+        return -1, rel
+    return 0, rel
 
-    ``forced``: ``q`` cannot help taking them (top trumps: each wins the trick it is
-    played to), so they also bound the value from the other side: with weights that
-    differ among the seats of a role (a bet's neutral seats), a minimiser's forced
-    tricks give the maximisers a floor, and a maximiser's a ceiling."""
+
+@njit(**NUMBA_OPTS)
+def _sure_cut(k, q, tl, needed, P):
+    """Does "seat ``q`` can surely take ``k`` of the ``tl`` tricks left" (every trick
+    worth the same) decide the test? 1: the value is at least ``needed``, -1: it is
+    below, 0: undecided. The other tricks count at the worst (best) weight for q's role.
+    (Tricks a seat cannot help taking bound the value from both sides: _trumps_cut.)"""
     if k <= 0:
         return 0
     w = P[O_W:O_W + 4]
@@ -561,9 +596,9 @@ def _sure_cut(k, q, tl, needed, P, forced=False):
             mx = T * w[i]
     own = T * w[q]
     ismax = (P[P_MAXMASK] >> q) & 1
-    if (ismax or forced) and needed <= k * own + (tl - k) * mn:
+    if ismax and needed <= k * own + (tl - k) * mn:
         return 1
-    if ((not ismax) or forced) and needed > k * own + (tl - k) * mx:
+    if (not ismax) and needed > k * own + (tl - k) * mx:
         return -1
     return 0
 
@@ -2631,10 +2666,9 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
                 stats[11] += 1
                 return sure > 0
         if P[P_QT] != 0 and only < 0 and P[P_TRUMP] >= 0:
-            # whoever leads: each trump a seat holds above every other seat's trumps wins a
-            # trick of its own when played (all cards get played, one a trick)
-            k, q, krel = _top_trumps(hands, P)
-            sure = _sure_cut(k, q, tl, needed, P, True)
+            # whoever leads: the tricks each seat's trumps cannot help taking (its trumps
+            # less those the others' higher trumps can beat, one each), all seats at once
+            sure, krel = _trumps_cut(hands, tl, needed, P)
             if sure != 0:
                 relbuf[ply] = krel
                 stats[11] += 1

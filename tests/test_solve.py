@@ -351,22 +351,76 @@ def test_alike_moves_are_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_forced_tricks_bound_a_bet_from_both_sides() -> None:
-    """Tricks a seat cannot help taking (top trumps) bound the value on both sides: in a
-    bet, a neutral seat's (weight 0, a minimiser) give the maximiser a floor, which tricks
-    it merely *can* take (quick tricks) must not."""
+    """Tricks a seat cannot help taking (its trumps less those the others' higher trumps
+    can beat, one each) bound the value on both sides: in a bet, a neutral seat's (weight
+    0, a minimiser) give the maximiser a floor, and the maximiser's own give it a floor
+    beyond its top trumps."""
     import analyzer.solve as S
+    from analyzer.cards import parse_hand
     from solvers import tricks as K
     rules = load_rules("tournament")
-    # E maximises s_E - s_N; N, S, W minimise; S weighs 0
-    pb = S._Problem(random_deal(5, 52, 4), rules, "trumps", "S", 0, None, None,
-                    [-1, 1, 0, 0], (1,), (), None, None)
-    P, T = pb.P, int(pb.P[K.O_TPL + 4])
+
+    def bet(*pbn):  # E maximises s_E - s_N; N, S, W minimise; spades trumps, N leads
+        pb = S._Problem([parse_hand(x) for x in pbn], rules, "trumps", "S", 0, None, None,
+                        [-1, 1, 0, 0], (1,), (), None, None)
+        return pb.hands, pb.P
+
+    hands, P = bet(".AKQJ..", "..AKQJ.", "AK...AK", "QJ...QJ")
+    T = int(P[K.O_TPL + 4])
     assert T > 0
-    # S surely takes 2 of 4 tricks; the other two are worth -T each at worst
-    assert K._sure_cut(2, 2, 4, -2 * T, P) == 0
-    assert K._sure_cut(2, 2, 4, -2 * T, P, True) == 1
-    assert K._sure_cut(2, 2, 4, -2 * T + 1, P, True) == 0
-    assert K._sure_cut(2, 2, 4, 2 * T + 1, P) == -1  # and +T each at best
-    # E's own forced tricks: at least 2T - 2T, at most 4T (no ceiling below the trivial)
-    assert K._sure_cut(2, 1, 4, 0, P, True) == 1
-    assert K._sure_cut(2, 1, 4, 1, P, True) == 0
+    assert [K._seat_trumps(hands, P, q)[0] for q in range(4)] == [0, 0, 2, 0]
+    # S surely takes 2 of 4 tricks; the other two are worth -T each at worst, +T at best
+    assert K._trumps_cut(hands, 4, -2 * T, P)[0] == 1
+    assert K._trumps_cut(hands, 4, -2 * T + 1, P)[0] == 0
+    assert K._trumps_cut(hands, 4, 2 * T + 1, P)[0] == -1
+    # E's AQJT against W's K: three tricks (the top-trump count alone says one)
+    hands, P = bet(".AKQJ..", "AQJT...", "..AKQJ.", "K...QJT")
+    assert [K._seat_trumps(hands, P, q)[0] for q in range(4)] == [0, 3, 0, 0]
+    assert K._trumps_cut(hands, 4, 2 * T, P)[0] == 1
+    assert K._trumps_cut(hands, 4, 2 * T + 1, P)[0] == 0
+
+
+def _check_trump_tricks(seeds: range, sizes: tuple[int, ...]) -> None:
+    """The kernel's count of the trump tricks a seat surely takes (its trumps less the
+    others' higher trumps matched one to one) never exceeds the fewest tricks it can take
+    on any line of play (every seat helping it avoid them: brute force), and the solver
+    that cuts on those counts agrees with brute force on trump-rich positions."""
+    from analyzer.solve import _Problem
+    from solvers import tricks as K
+
+    tight = 0
+    for seed in seeds:
+        rng = np.random.default_rng(30_000 + seed)
+        rules = load_rules(["tournament", "bridge"][seed % 2])
+        cid = "trumps"
+        n = int(rng.choice(sizes))
+        deal = random_deal(rng, rules.deck, n)
+        trump = int(rng.integers(4))
+        leader = int(rng.integers(4))
+        game = TrickGame(rules, rules.contracts[cid], deal.hands, leader, trump=trump,
+                         whole_hand=False)
+        pr = _Problem(deal.hands, rules, cid, trump=trump, leader=leader, seat=0, side=None,
+                      weights=None, maximizers=None, trick=(), whole_hand=False,
+                      tt_bits=None)
+        per_trick = brute_value(game, [1, 1, 1, 1], range(4)) / n  # every trick the same
+        for q in range(4):
+            k, _ = K._seat_trumps(pr.hands, pr.P, q)
+            w = [Fraction(-1 if p == q else 0) for p in range(4)]
+            fewest = -brute_value(game, w, range(4))  # everyone minimising q's tricks
+            assert k * per_trick <= fewest, (seed, q, k, fewest)
+            tight += k > 0 and k * per_trick == fewest
+        x, y = (int(v) for v in rng.choice(4, 2, replace=False))
+        w = tuple(Fraction(1 if p == x else -1 if p == y else 0) for p in range(4))
+        got = solve(deal.hands, rules, cid, trump=trump, leader=leader, weights=w,
+                    maximizers=(x,))
+        assert got == brute_value(game, w, (x,)), seed
+    assert tight > len(seeds) // 2  # the counts are often exact: the check has teeth
+
+
+def test_trump_tricks_a_seat_cannot_help_taking() -> None:
+    _check_trump_tricks(range(60), (3,))
+
+
+@pytest.mark.slow
+def test_trump_tricks_a_seat_cannot_help_taking_full() -> None:
+    _check_trump_tricks(range(1000, 1300), (3, 4))
