@@ -34,7 +34,8 @@ Speed-ups, after Bo Haglund's description of DDS:
   choices played out, each for its role) and its points (with the scoring cards void
   seats would discard on it), the table's best lead first; leads in suits where the
   other side holds few cards (void: all its cards count, as discards) come first,
-  which keeps proofs narrow;
+  which keeps proofs narrow, and in notrump a side that wants tricks first leads a suit
+  each opponent holds one card of at most (the cards it keeps there become winners);
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
@@ -149,6 +150,7 @@ NTE = 8
 
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
+EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
 # Search-shape counters for diagnosis (``benchmarks/levels.py``), off in the shipped
@@ -2348,6 +2350,23 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks):
                         nopt += POPCOUNT[lq]
                     else:
                         nopt += _ncards(hands[q])
+        estab = 0
+        if nt == 0 and ln != 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and EST_W > 0:
+            # a notrump lead of a suit each opponent holds one card of at most: after
+            # this trick every card the mover's side keeps in it is a winner
+            opp_max = 0
+            opp_n = 0
+            left = 0
+            for q in range(4):
+                lq = np.int64(POPCOUNT[_lane(hands[q], s)])
+                if ((P[P_MAXMASK] >> q) & 1) == ((P[P_MAXMASK] >> p) & 1) and w[q] == w[p]:
+                    left += lq - 1 if lq > 0 else 0
+                else:
+                    opp_n += lq
+                    if lq > opp_max:
+                        opp_max = lq
+            if opp_n > 0 and opp_max <= 1:
+                estab = left
         while ln != 0:
             r = LOWEST[ln]
             bit = 1 << r
@@ -2410,6 +2429,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks):
             else:
                 sc += r
             sc -= OPT_W * nopt
+            if estab > 0 and good > 0:
+                # (the mover wants tricks: a lead that sets up a suit first)
+                sc += EST_W * estab * abs(w[p] * tpl[tl])
             if nt > 0 and s != led and negd >= 0 and tpl[tl] == tpl[1]:
                 # a discard in a negative contract: from a short suit first (not where
                 # the last tricks score apart: more nodes in No Last Two)
