@@ -525,10 +525,7 @@ def _seat_trumps(hands, P, q):
     my = _lane(hands[q], trump)
     if my == 0:
         return 0, np.uint64(0)
-    oth = 0
-    for r in range(4):
-        if r != q:
-            oth |= _lane(hands[r], trump)
+    oth = _lane(hands[0] | hands[1] | hands[2] | hands[3], trump) ^ my
     n = np.int64(POPCOUNT[my])
     if oth == 0:
         return n, np.uint64(0)
@@ -2357,9 +2354,10 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks):
             opp_max = 0
             opp_n = 0
             left = 0
+            team = _team_mask(p, P) | (1 << p)
             for q in range(4):
                 lq = np.int64(POPCOUNT[_lane(hands[q], s)])
-                if ((P[P_MAXMASK] >> q) & 1) == ((P[P_MAXMASK] >> p) & 1) and w[q] == w[p]:
+                if (team >> q) & 1:
                     left += lq - 1 if lq > 0 else 0
                 else:
                     opp_n += lq

@@ -370,6 +370,9 @@ def test_forced_tricks_bound_a_bet_from_both_sides() -> None:
     assert T > 0
     assert [K._seat_trumps(hands, P, q)[0] for q in range(4)] == [0, 0, 2, 0]
     # S surely takes 2 of 4 tricks; the other two are worth -T each at worst, +T at best
+    # S merely *can* take them (quick tricks): no floor for E from a neutral seat
+    assert K._sure_cut(2, 2, 4, -2 * T, P) == 0
+    assert K._sure_cut(2, 2, 4, 2 * T + 1, P) == -1  # and +T each at best
     assert K._trumps_cut(hands, 4, -2 * T, P)[0] == 1
     assert K._trumps_cut(hands, 4, -2 * T + 1, P)[0] == 0
     assert K._trumps_cut(hands, 4, 2 * T + 1, P)[0] == -1
