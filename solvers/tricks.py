@@ -35,7 +35,8 @@ Speed-ups, after Bo Haglund's description of DDS:
   seats would discard on it), the table's best lead first; leads in suits where the
   other side holds few cards (void: all its cards count, as discards) come first,
   which keeps proofs narrow, and in notrump a side that wants tricks first leads a suit
-  each opponent holds one card of at most (the cards it keeps there become winners);
+  each opponent holds one card of at most (the cards it keeps there become winners); a
+  lead that refuted the first try at the same ply elsewhere (a killer move) scores more;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
@@ -151,6 +152,7 @@ NTE = 8
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
+KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
 # Search-shape counters for diagnosis (``benchmarks/levels.py``), off in the shipped
@@ -2275,11 +2277,13 @@ def _predict(hands, p, nt, led, cur, win, est, P, scoring):
 
 
 @njit(**NUMBA_OPTS)
-def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks):
+def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
-    Returns the number of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left
-    out as equivalent to a higher card of the same hand.
+    ``first`` (the table's best move) goes first; ``kil`` (a lead that refuted a sibling
+    position's first try at this ply, or -1) scores ``KILLER_W`` more. Returns the number
+    of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left out as equivalent
+    to a higher card of the same hand.
     """
     w = P[O_W:O_W + 4]
     pts = P[O_PTS:O_PTS + 64]
@@ -2449,6 +2453,8 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks):
                         sc -= 64 * abs(est) + 16
             if c == first:
                 sc = 1 << 60
+            elif c == kil:
+                sc += KILLER_W
             # insertion sort (descending)
             k = n
             while k > 0 and mbuf[ply, 16 + k - 1] < sc:
@@ -2791,8 +2797,11 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
         n = 1
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
+        # the killer lead: the last lead that cut here after the first one tried did not
+        # (``mbuf[ply, 31]``, 1 + its card; 0: none)
+        kil = mbuf[ply, 31] - 1 if nt == 0 else np.int64(-1)
         n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf,
-                            ply, first, masks)
+                            ply, first, masks, kil)
     result = not ismax
     best = -1
     rel = np.uint64(0)
@@ -2851,6 +2860,8 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             rel = crel
             cut = True
             stats[4 + (k > 0)] += 1
+            if nt == 0 and k > 0:
+                mbuf[ply, 31] = c + 1
             break
         rel |= crel
         if k + 1 < n and P[P_EQ_SKIP] != 0:
