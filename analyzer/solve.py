@@ -356,6 +356,8 @@ class _Problem:
         if self.grid == 0:
             return Fraction(0)
         kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
+        # a row a ply: moves in columns 0-15, their scores in 16-28, the ply's killer
+        # lead in 31 (kept from one null-window test to the next)
         mbuf = np.zeros((64, 32), dtype=np.int64)
         relbuf = np.zeros(64, dtype=np.uint64)
         rcnt = np.zeros(16, dtype=np.int64)
