@@ -337,6 +337,12 @@ class _Problem:
                 reach |= {r + wv[mx[0]] * t for r in reach}
             P[K.P_DOWN] = reach == set(range(lo, hi + g, g))
         P[K.P_EQ_SKIP] = EQ_SKIP
+        # plays inside a trick use the killer move for the seats with one teammate, not
+        # in a paranoid negative objective (bridge-like sides: fewer nodes; elsewhere
+        # more, measured: BENCHMARKS.md, fifteenth session)
+        kind = [(int(P[K.O_W + i]), (int(P[K.P_MAXMASK]) >> i) & 1) for i in range(4)]
+        P[K.P_KILL_F] = 0 if P[K.P_NEG] else sum(
+            1 << i for i in range(4) if kind.count(kind[i]) == 2)
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)
@@ -357,7 +363,7 @@ class _Problem:
             return Fraction(0)
         kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
         # a row a ply: moves in columns 0-15, their scores in 16-28, the ply's killer
-        # lead in 31 (kept from one null-window test to the next)
+        # move in 31 (kept from one null-window test to the next)
         mbuf = np.zeros((64, 32), dtype=np.int64)
         relbuf = np.zeros(64, dtype=np.uint64)
         rcnt = np.zeros(16, dtype=np.int64)

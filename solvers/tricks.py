@@ -36,7 +36,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   other side holds few cards (void: all its cards count, as discards) come first,
   which keeps proofs narrow, and in notrump a side that wants tricks first leads a suit
   each opponent holds one card of at most (the cards it keeps there become winners); a
-  lead that refuted the first try at the same ply elsewhere (a killer move) scores more;
+  lead that refuted the first try at the same ply elsewhere (a killer move) scores more,
+  and so does such a play inside a trick for a seat with one teammate (bridge-like
+  sides, not a paranoid negative objective);
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
@@ -115,7 +117,8 @@ P_TT_GROW = 27        # 1: when the entry pool fills, stop (stats[8] = 2) so tha
 P_DOWN = 28           # 1: _solve tests the grid's values from the top down, not by halves
 P_EQ_SKIP = 29        # 1: skip the moves that _eq_later finds alike to a searched one
 
-NPARAM = 30
+P_KILL_F = 30         # seats whose plays inside a trick use the killer move (bit mask)
+NPARAM = 31
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
 # about 40% of _search's own time)
@@ -153,6 +156,7 @@ DIS_W = -4            # negative contracts: weight of a discard's suit length (s
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
+KILLER_F = 32         # the same inside a trick (only for the seats in P_KILL_F)
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
 # Search-shape counters for diagnosis (``benchmarks/levels.py``), off in the shipped
@@ -2280,8 +2284,9 @@ def _predict(hands, p, nt, led, cur, win, est, P, scoring):
 def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
-    ``first`` (the table's best move) goes first; ``kil`` (a lead that refuted a sibling
-    position's first try at this ply, or -1) scores ``KILLER_W`` more. Returns the number
+    ``first`` (the table's best move) goes first; ``kil`` (a card that refuted a sibling
+    position's first try at this ply, or -1) scores ``KILLER_W`` more (a lead) or
+    ``KILLER_F`` (a play inside a trick). Returns the number
     of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left out as equivalent
     to a higher card of the same hand.
     """
@@ -2454,7 +2459,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
             if c == first:
                 sc = 1 << 60
             elif c == kil:
-                sc += KILLER_W
+                sc += KILLER_W if nt == 0 else KILLER_F
             # insertion sort (descending)
             k = n
             while k > 0 and mbuf[ply, 16 + k - 1] < sc:
@@ -2797,9 +2802,10 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
         n = 1
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
-        # the killer lead: the last lead that cut here after the first one tried did not
-        # (``mbuf[ply, 31]``, 1 + its card; 0: none)
-        kil = mbuf[ply, 31] - 1 if nt == 0 else np.int64(-1)
+        # the killer: the last card that cut at this ply after the first one tried did
+        # not (``mbuf[ply, 31]``, 1 + its card; 0: none); inside a trick only for the
+        # seats in P_KILL_F
+        kil = mbuf[ply, 31] - 1 if (nt == 0 or (P[P_KILL_F] >> p) & 1) else np.int64(-1)
         n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf,
                             ply, first, masks, kil)
     result = not ismax
@@ -2860,7 +2866,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             rel = crel
             cut = True
             stats[4 + (k > 0)] += 1
-            if nt == 0 and k > 0:
+            if k > 0 and (nt == 0 or (P[P_KILL_F] >> p) & 1):
                 mbuf[ply, 31] = c + 1
             break
         rel |= crel
