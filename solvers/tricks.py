@@ -2286,9 +2286,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
 
     ``first`` (the table's best move) goes first; ``kil`` (a card that refuted a sibling
     position's first try at this ply, or -1) scores ``KILLER_W`` more (a lead) or
-    ``KILLER_F`` (a play inside a trick). Returns the number
-    of moves (in ``mbuf[ply, :n]``) and the bitboard of the cards left out as equivalent
-    to a higher card of the same hand.
+    ``KILLER_F`` (a play inside a trick). Returns the number of moves (in
+    ``mbuf[ply, :n]``) and the bitboard of the cards left out as equivalent to a higher
+    card of the same hand.
     """
     w = P[O_W:O_W + 4]
     pts = P[O_PTS:O_PTS + 64]
