@@ -2340,6 +2340,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
     nb_dmp1 = 0
     chain_known = 0
     chain_zero = 0
+    team = _team_mask(p, P) | (1 << p)
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
@@ -2363,7 +2364,6 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
             opp_max = 0
             opp_n = 0
             left = 0
-            team = _team_mask(p, P) | (1 << p)
             for q in range(4):
                 lq = np.int64(POPCOUNT[_lane(hands[q], s)])
                 if (team >> q) & 1:
@@ -2797,15 +2797,16 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             return True
     ismax = (P[P_MAXMASK] >> p) & 1
     skipped = np.uint64(0)
+    # the killer: the last card that cut at this ply after the first one tried did not
+    # (``mbuf[ply, 31]``, 1 + its card; 0: none); inside a trick only for the seats in
+    # P_KILL_F
+    use_kil = nt == 0 or ((P[P_KILL_F] >> p) & 1) != 0
     if only >= 0:
         mbuf[ply, 0] = only
         n = 1
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
-        # the killer: the last card that cut at this ply after the first one tried did
-        # not (``mbuf[ply, 31]``, 1 + its card; 0: none); inside a trick only for the
-        # seats in P_KILL_F
-        kil = mbuf[ply, 31] - 1 if (nt == 0 or (P[P_KILL_F] >> p) & 1) else np.int64(-1)
+        kil = mbuf[ply, 31] - 1 if use_kil else np.int64(-1)
         n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf,
                             ply, first, masks, kil)
     result = not ismax
@@ -2866,7 +2867,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             rel = crel
             cut = True
             stats[4 + (k > 0)] += 1
-            if k > 0 and (nt == 0 or (P[P_KILL_F] >> p) & 1):
+            if k > 0 and use_kil:
                 mbuf[ply, 31] = c + 1
             break
         rel |= crel
