@@ -2430,8 +2430,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
             good = gain * (est if est != 0 else P[P_PSIGN])
             if good > 0:
                 sc -= r
-                if nt == 0 and win != p and w[win] == w[p] and w[p] != 0:
-                    # a lead the leader wins himself before one his partner wins
+                if nt == 0 and win != p and w[win] == w[p] and w[p] != 0 and trump >= 0:
+                    # with trumps, a lead the leader wins himself before one his partner
+                    # wins (in notrump they rank alike: fewer nodes)
                     sc -= 16
             else:
                 sc += r
