@@ -2281,6 +2281,23 @@ def _predict(hands, p, nt, led, cur, win, est, P, scoring):
 
 
 @njit(**NUMBA_OPTS)
+def _runs(lq, ip):
+    """Runs of the cards ``lq`` among the cards in play ``ip`` of a suit (cards with no
+    other card in play between them form one run)."""
+    r = 0
+    prev = 0
+    x = ip
+    while x != 0:
+        b = LOWEST[x]
+        mine = (lq >> b) & 1
+        if mine and not prev:
+            r += 1
+        prev = mine
+        x &= x - 1
+    return r
+
+
+@njit(**NUMBA_OPTS)
 def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
@@ -2353,10 +2370,16 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                 q = (p + j) % 4
                 if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1):
                     lq = _lane(hands[q], s)
-                    if lq != 0:
-                        nopt += POPCOUNT[lq]
+                    if negd < 0:
+                        if lq != 0:
+                            nopt += POPCOUNT[lq]
+                        else:
+                            nopt += _ncards(hands[q])
+                    elif lq != 0:
+                        nopt += _runs(lq, ip)
                     else:
-                        nopt += _ncards(hands[q])
+                        for s2 in range(4):
+                            nopt += _runs(_lane(hands[q], s2), _lane(inplay, s2))
         estab = 0
         if nt == 0 and ln != 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and EST_W > 0:
             # a notrump lead of a suit each opponent holds one card of at most: after
