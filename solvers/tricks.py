@@ -2370,7 +2370,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                 q = (p + j) % 4
                 if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1):
                     lq = _lane(hands[q], s)
-                    if negd < 0:
+                    if negd < 0 and (trump < 0 or POPCOUNT[P[P_MAXMASK]] == 2):
                         if lq != 0:
                             nopt += POPCOUNT[lq]
                         else:
