@@ -2358,28 +2358,32 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
     chain_known = 0
     chain_zero = 0
     team = _team_mask(p, P) | (1 << p)
+    runs_all = negd >= 0 or (trump >= 0 and POPCOUNT[P[P_MAXMASK]] != 2)
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
         nopt = 0
         if nt == 0 and ln != 0 and tpl[tl] == tpl[1]:
-            # a lead: the fewer cards the other side holds in the suit (all its cards,
-            # to discard from, when void), the smaller the proof tends to be (not where
-            # the last tricks score apart, as in No Last Two: more nodes there)
+            # a lead: the fewer choices the other side has in the suit, the smaller the
+            # proof tends to be (not where the last tricks score apart, as in No Last
+            # Two: more nodes there). A choice is a run of a hand's cards among those in
+            # play (a void hand's, of all its suits: its discards) where one side plays
+            # alone against three; a bridge-like side counts cards instead (fewer nodes),
+            # and with trumps a void hand's cards too
             for j in range(1, 4):
                 q = (p + j) % 4
                 if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1):
                     lq = _lane(hands[q], s)
-                    if negd < 0 and (trump < 0 or POPCOUNT[P[P_MAXMASK]] == 2):
-                        if lq != 0:
-                            nopt += POPCOUNT[lq]
+                    if lq == 0:
+                        if runs_all or trump < 0:
+                            for s2 in range(4):
+                                nopt += _runs(_lane(hands[q], s2), _lane(inplay, s2))
                         else:
                             nopt += _ncards(hands[q])
-                    elif lq != 0:
+                    elif runs_all:
                         nopt += _runs(lq, ip)
                     else:
-                        for s2 in range(4):
-                            nopt += _runs(_lane(hands[q], s2), _lane(inplay, s2))
+                        nopt += POPCOUNT[lq]
         estab = 0
         if nt == 0 and ln != 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and EST_W > 0:
             # a notrump lead of a suit each opponent holds one card of at most: after
