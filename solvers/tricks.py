@@ -154,6 +154,7 @@ NTE = 8
 
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
+DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
 KILLER_F = 32         # the same inside a trick (only for the seats in P_KILL_F)
@@ -2463,7 +2464,14 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                     sc -= 16
             else:
                 sc += r
-            sc -= OPT_W * nopt
+            if negd >= 0 and p != negd and nt == 0 and tpl[tl] != 0 and tpl[tl] == tpl[1]:
+                # a defender's lead where every trick scores alike (No Tricks): a suit
+                # the declarer is long in first (the more cards he holds there, the more
+                # tricks it can force on him; his fewer choices first tried the suits he
+                # ducks safely and made the tests that fail far dearer)
+                sc += DLEN_W * POPCOUNT[_lane(hands[negd], s)]
+            else:
+                sc -= OPT_W * nopt
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
