@@ -155,6 +155,7 @@ NTE = 8
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
+DSC_W = -96          # a defender's lead: a suit where the declarer holds a scoring card
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
 KILLER_F = 32         # the same inside a trick (only for the seats in P_KILL_F)
@@ -2464,6 +2465,11 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                     sc -= 16
             else:
                 sc += r
+            if negd >= 0 and p != negd and nt == 0 and \
+                    _lane(hands[negd] & masks[M_SCORING], s) != 0:
+                # a defender's lead of a suit in which the declarer holds a scoring card
+                # (No Queens) lets him drop it under a higher card: later
+                sc += DSC_W
             if negd >= 0 and p != negd and nt == 0 and tpl[tl] != 0 and tpl[tl] == tpl[1]:
                 # a defender's lead where every trick scores alike (No Tricks): a suit
                 # the declarer is long in first (the more cards he holds there, the more
