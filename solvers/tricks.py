@@ -156,6 +156,7 @@ DIS_W = -4            # negative contracts: weight of a discard's suit length (s
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
 DSC_W = -96          # a defender's lead: a suit where the declarer holds a scoring card
+DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
 KILLER_F = 32         # the same inside a trick (only for the seats in P_KILL_F)
@@ -2465,6 +2466,10 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                     sc -= 16
             else:
                 sc += r
+            if p == negd and nt == 0 and tpl[tl] != 0 and tpl[tl] == tpl[1]:
+                # No Tricks, the declarer's lead: from his short suits first (void, he
+                # discards later; in No Queens and No Hearts more nodes)
+                sc -= DSH_W * POPCOUNT[_lane(hands[p], s)]
             if negd >= 0 and p != negd and nt == 0 and \
                     _lane(hands[negd] & masks[M_SCORING], s) != 0:
                 # a defender's lead of a suit in which the declarer holds a scoring card
