@@ -2361,7 +2361,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
     chain_known = 0
     chain_zero = 0
     team = _team_mask(p, P) | (1 << p)
-    runs_all = negd >= 0 or (trump >= 0 and POPCOUNT[P[P_MAXMASK]] != 2)
+    runs_all = (negd >= 0 and tpl[tl] != 0) or (trump >= 0 and POPCOUNT[P[P_MAXMASK]] != 2)
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
@@ -2370,9 +2370,9 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
             # a lead: the fewer choices the other side has in the suit, the smaller the
             # proof tends to be (not where the last tricks score apart, as in No Last
             # Two: more nodes there). A choice is a run of a hand's cards among those in
-            # play (a void hand's, of all its suits: its discards) where one side plays
-            # alone against three; a bridge-like side counts cards instead (fewer nodes),
-            # and with trumps a void hand's cards too
+            # play (a void hand's, of all its suits: its discards) in No Tricks and where
+            # one side plays alone against three with trumps; elsewhere each card counts
+            # (fewer nodes), except a void hand's in notrump
             for j in range(1, 4):
                 q = (p + j) % 4
                 if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1):
