@@ -2475,11 +2475,13 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                 # a defender's lead of a suit in which the declarer holds a scoring card
                 # (No Queens) lets him drop it under a higher card: later
                 sc += DSC_W
-            if negd >= 0 and p != negd and nt == 0 and tpl[tl] != 0 and tpl[tl] == tpl[1]:
-                # a defender's lead where every trick scores alike (No Tricks): a suit
-                # the declarer is long in first (the more cards he holds there, the more
-                # tricks it can force on him; his fewer choices first tried the suits he
-                # ducks safely and made the tests that fail far dearer)
+            if negd >= 0 and p != negd and nt == 0 and tpl[tl] == tpl[1] and \
+                    (tpl[tl] != 0 or (P[P_HEART_BAN] != 0 and masks[M_STOP] == 0)):
+                # a defender's lead in No Tricks, or in No Hearts (where the defenders
+                # discard hearts on the tricks he takes): a suit the declarer is long in
+                # first (the more cards he holds there, the more tricks it can force on
+                # him; his fewer choices first tried the suits he ducks safely and made
+                # the tests that fail far dearer)
                 sc += DLEN_W * POPCOUNT[_lane(hands[negd], s)]
             else:
                 sc -= OPT_W * nopt
