@@ -2387,6 +2387,27 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                         nopt += _runs(lq, ip)
                     else:
                         nopt += POPCOUNT[lq]
+        # the suit's share of a lead's score
+        sadd = -OPT_W * nopt
+        if nt == 0 and ln != 0 and negd >= 0 and tpl[tl] == tpl[1]:
+            if p == negd:
+                if tpl[tl] != 0:
+                    # No Tricks, the declarer's lead: from his short suits first (void,
+                    # he discards later; in No Queens and No Hearts more nodes)
+                    sadd -= DSH_W * POPCOUNT[_lane(hands[p], s)]
+            else:
+                if _lane(hands[negd] & masks[M_SCORING], s) != 0:
+                    # a defender's lead of a suit in which the declarer holds a scoring
+                    # card (No Queens) lets him drop it under a higher card: later
+                    sadd += DSC_W
+                if tpl[tl] != 0 or (P[P_HEART_BAN] != 0 and masks[M_STOP] == 0):
+                    # a defender's lead in No Tricks, or in No Hearts (the heart-lead
+                    # ban and no stop card; the defenders discard hearts on the tricks
+                    # the declarer takes): a suit he is long in first, not the one he
+                    # has the fewest choices in (the more cards he holds there, the more
+                    # tricks it can force on him; the suits he ducks safely, tried
+                    # first, made the tests that fail far dearer)
+                    sadd += OPT_W * nopt + DLEN_W * POPCOUNT[_lane(hands[negd], s)]
         estab = 0
         if nt == 0 and ln != 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and EST_W > 0:
             # a notrump lead of a suit each opponent holds one card of at most: after
@@ -2466,25 +2487,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                     sc -= 16
             else:
                 sc += r
-            if p == negd and nt == 0 and tpl[tl] != 0 and tpl[tl] == tpl[1]:
-                # No Tricks, the declarer's lead: from his short suits first (void, he
-                # discards later; in No Queens and No Hearts more nodes)
-                sc -= DSH_W * POPCOUNT[_lane(hands[p], s)]
-            if negd >= 0 and p != negd and nt == 0 and \
-                    _lane(hands[negd] & masks[M_SCORING], s) != 0:
-                # a defender's lead of a suit in which the declarer holds a scoring card
-                # (No Queens) lets him drop it under a higher card: later
-                sc += DSC_W
-            if negd >= 0 and p != negd and nt == 0 and tpl[tl] == tpl[1] and \
-                    (tpl[tl] != 0 or (P[P_HEART_BAN] != 0 and masks[M_STOP] == 0)):
-                # a defender's lead in No Tricks, or in No Hearts (where the defenders
-                # discard hearts on the tricks he takes): a suit the declarer is long in
-                # first (the more cards he holds there, the more tricks it can force on
-                # him; his fewer choices first tried the suits he ducks safely and made
-                # the tests that fail far dearer)
-                sc += DLEN_W * POPCOUNT[_lane(hands[negd], s)]
-            else:
-                sc -= OPT_W * nopt
+            sc += sadd
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
