@@ -291,6 +291,14 @@ class _Problem:
             while uni < self.tl and int(cc.tpl[uni + 1]) == int(cc.tpl[1]):
                 uni += 1
         P[K.P_NEG_UNI] = uni
+        # a defender leads the declarer's long suits first (solvers.tricks._order) where
+        # his tricks score (No Tricks) or where only hearts score and no card stops the
+        # hand (No Hearts: the defenders discard hearts on his tricks); in No Queens and
+        # No King more nodes (BENCHMARKS.md, sixteenth session)
+        hearts = 0xFFFF << (16 * K.HEARTS)
+        P[K.P_NEG_LONG] = bool(P[K.P_NEG]) and (uni > 0 or (
+            int(cc.stop_mask) == 0 and int(cc.scoring_mask) != 0
+            and (int(cc.scoring_mask) & ~hearts) == 0))
         if P[K.P_NEG]:
             # the quick-trick cuts say what a seat *can* take; here the one seat that
             # counts wants no tricks and the others weigh 0, so they never decide a test

@@ -118,7 +118,9 @@ P_DOWN = 28           # 1: _solve tests the grid's values from the top down, not
 P_EQ_SKIP = 29        # 1: skip the moves that _eq_later finds alike to a searched one
 
 P_KILL_F = 30         # seats whose plays inside a trick use the killer move (bit mask)
-NPARAM = 31
+P_NEG_LONG = 31       # P_NEG shape: a defender leads the declarer's long suits first (his
+                      # tricks score, or only hearts score and no card stops the hand)
+NPARAM = 32
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
 # about 40% of _search's own time)
@@ -2366,7 +2368,14 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
         nopt = 0
-        if nt == 0 and ln != 0 and tpl[tl] == tpl[1]:
+        # a defender's lead in No Tricks, or in No Hearts (the defenders discard hearts
+        # on the tricks the declarer takes): a suit he is long in first, not the one he
+        # has the fewest choices in (the more cards he holds there, the more tricks it
+        # can force on him; the suits he ducks safely, tried first, made the tests that
+        # fail far dearer)
+        long_first = nt == 0 and negd >= 0 and p != negd and tpl[tl] == tpl[1] and \
+            P[P_NEG_LONG] != 0
+        if nt == 0 and ln != 0 and tpl[tl] == tpl[1] and not long_first:
             # a lead: the fewer choices the other side has in the suit, the smaller the
             # proof tends to be (not where the last tricks score apart, as in No Last
             # Two: more nodes there). A choice is a run of a hand's cards among those in
@@ -2389,6 +2398,8 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                         nopt += POPCOUNT[lq]
         # the suit's share of a lead's score
         sadd = -OPT_W * nopt
+        if long_first:
+            sadd = DLEN_W * POPCOUNT[_lane(hands[negd], s)]
         if nt == 0 and ln != 0 and negd >= 0 and tpl[tl] == tpl[1]:
             if p == negd:
                 if tpl[tl] != 0:
@@ -2400,14 +2411,6 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                     # a defender's lead of a suit in which the declarer holds a scoring
                     # card (No Queens) lets him drop it under a higher card: later
                     sadd += DSC_W
-                if tpl[tl] != 0 or (P[P_HEART_BAN] != 0 and masks[M_STOP] == 0):
-                    # a defender's lead in No Tricks, or in No Hearts (the heart-lead
-                    # ban and no stop card; the defenders discard hearts on the tricks
-                    # the declarer takes): a suit he is long in first, not the one he
-                    # has the fewest choices in (the more cards he holds there, the more
-                    # tricks it can force on him; the suits he ducks safely, tried
-                    # first, made the tests that fail far dearer)
-                    sadd += OPT_W * nopt + DLEN_W * POPCOUNT[_lane(hands[negd], s)]
         estab = 0
         if nt == 0 and ln != 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and EST_W > 0:
             # a notrump lead of a suit each opponent holds one card of at most: after
