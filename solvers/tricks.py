@@ -2441,9 +2441,14 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                     skipped |= _bit(c)
                     continue
             # predicted winner of the trick
+            # (a trick worth nothing, with no scoring card left to drop on it, as No
+            # Last Two's early tricks: the predicted winner would weigh nothing below)
             if nt == 0:
                 est = tpl[tl] + pts[c]
-                win = _follow(hands, p, 0, s, c, p, est, P)
+                if est == 0 and scoring == 0:
+                    win = p
+                else:
+                    win = _follow(hands, p, 0, s, c, p, est, P)
                 if scoring != 0:
                     est += _dumps(hands, p, 0, s, win, P, scoring)
             else:
@@ -2459,7 +2464,7 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
                 else:
                     win = (p - nt + wi) % 4
                 est = tpts + pts[c]
-                if nt < 3:
+                if nt < 3 and (est != 0 or scoring != 0):
                     if beats:
                         win, dmp = _predict(hands, p, nt, led, cur, win, est, P,
                                             scoring)
