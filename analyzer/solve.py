@@ -276,7 +276,13 @@ class _Problem:
                      and all(cc.pts[card_bitpos(x)] == 0 for x in in_pos))
         # paranoid negative shape (solvers.tricks._neg_bounds)
         P[K.P_NEG] = 0
-        if (len(mx) == 1 and wv[mx[0]] > 0 and all(wv[q] == 0 for q in range(4) if q != mx[0])
+        P[K.P_NEG_BET] = 0
+        # (or a bet "declarer minus opponents", as a double or the declarer's net result
+        # under doubles: the others' points, all <= 0 here, weigh < 0, so they only add
+        # to the value and the declarer's lower bounds stand)
+        others = [q for q in range(4) if len(mx) == 1 and q != mx[0] and wv[q] != 0]
+        bet = bool(others) and all(wv[q] < 0 for q in others)
+        if (len(mx) == 1 and wv[mx[0]] > 0 and (not others or bet)
                 and cc.trump < 0 and not bonus_t and not bonus_c and not rav
                 and cc.forced_mask == 0 and all(int(x) <= 0 for x in cc.pts)
                 and all(int(cc.tpl[k]) <= 0 for k in range(1, self.tl + 1))
@@ -284,6 +290,7 @@ class _Problem:
                                           and all(int(cc.tpl[k]) == 0
                                                   for k in range(1, self.tl + 1))))):
             P[K.P_NEG] = mx[0] + 1
+            P[K.P_NEG_BET] = bet
         # tricks left up to which every trick scores the same nonzero amount (the
         # declarer's lost-trick bounds of No Tricks apply there)
         uni = 0
@@ -299,7 +306,7 @@ class _Problem:
         P[K.P_NEG_LONG] = bool(P[K.P_NEG]) and (uni > 0 or (
             int(cc.stop_mask) == 0 and int(cc.scoring_mask) != 0
             and (int(cc.scoring_mask) & ~hearts) == 0))
-        if P[K.P_NEG]:
+        if P[K.P_NEG] and not bet:
             # the quick-trick cuts say what a seat *can* take; here the one seat that
             # counts wants no tricks and the others weigh 0, so they never decide a test
             # that the plain bounds leave open (same nodes, about a fifth less CPU)
@@ -339,7 +346,7 @@ class _Problem:
         # -> 613 M nodes; No Queens' five values: 10% more, so only up to four values)
         P[K.P_DOWN] = 0
         nz = [int(cc.tpl[k]) for k in range(1, self.tl + 1) if cc.tpl[k] != 0]
-        if P[K.P_NEG] and g and card_total == 0 and len(nz) <= 2:
+        if P[K.P_NEG] and not P[K.P_NEG_BET] and g and card_total == 0 and len(nz) <= 2:
             reach = {0}  # the sums of any of those tricks' points
             for t in nz:
                 reach |= {r + wv[mx[0]] * t for r in reach}
@@ -349,7 +356,7 @@ class _Problem:
         # in a paranoid negative objective (bridge-like sides: fewer nodes; elsewhere
         # more, measured: BENCHMARKS.md, fifteenth session)
         kind = [(int(P[K.O_W + i]), (int(P[K.P_MAXMASK]) >> i) & 1) for i in range(4)]
-        P[K.P_KILL_F] = 0 if P[K.P_NEG] else sum(
+        P[K.P_KILL_F] = 0 if P[K.P_NEG] and not P[K.P_NEG_BET] else sum(
             1 << i for i in range(4) if kind.count(kind[i]) == 2)
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")

@@ -52,7 +52,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also mid-trick once he surely does
   not take the trick in progress, and at a trick's start when he ducks every lead or
   leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
-  ``_neg_after``); the last trick is played out directly;
+  ``_neg_after``); for a bet of such a declarer against opponents (``P_NEG_BET``: the
+  opponents' points, all <= 0, weigh < 0, so they only add to the value) the same lower
+  bounds, the upper ones left out; the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
@@ -120,21 +122,24 @@ P_EQ_SKIP = 29        # 1: skip the moves that _eq_later finds alike to a search
 P_KILL_F = 30         # seats whose plays inside a trick use the killer move (bit mask)
 P_NEG_LONG = 31       # P_NEG shape: a defender leads the declarer's long suits first (his
                       # tricks score, or only hearts score and no card stops the hand)
-NPARAM = 32
+P_NEG_BET = 32        # P_NEG shape, but other seats weigh < 0 (a bet "declarer minus
+                      # opponents"): their points only add to the value, so the declarer's
+                      # lower bounds hold, his upper bounds do not
+NPARAM = 40
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
 # about 40% of _search's own time)
-O_W = 32              # weights of the objective, by seat (4)
-O_PTS = 40            # points of each card, by bit position (64)
-O_TPL = 104           # points of the trick with k tricks left, k = 1..13 (16)
-O_THI = 120           # upper / lower bound of the tricks' contribution, by tricks left
-O_TLO = 136
-O_CHI = 152           # upper / lower bound of each card's contribution
-O_CLO = 216
-O_CLS = 280           # scoring class of each card (table keys)
-O_TPS = 344           # tpl[1] + ... + tpl[k], by k (16)
-O_CLM = 360           # the cards of each class, by class (16 bitboards, int64 patterns)
-P_SIZE = 376
+O_W = 40              # weights of the objective, by seat (4)
+O_PTS = 48            # points of each card, by bit position (64)
+O_TPL = 112           # points of the trick with k tricks left, k = 1..13 (16)
+O_THI = 128           # upper / lower bound of the tricks' contribution, by tricks left
+O_TLO = 144
+O_CHI = 160           # upper / lower bound of each card's contribution
+O_CLO = 224
+O_CLS = 288           # scoring class of each card (table keys)
+O_TPS = 352           # tpl[1] + ... + tpl[k], by k (16)
+O_CLM = 368           # the cards of each class, by class (16 bitboards, int64 patterns)
+P_SIZE = 384
 
 # The table: ``ttk``/``ttd[:n]`` map the exact part of a key to a head slot (open
 # addressing); ``ttd[head]`` = 1 + the first *group* of that exact part. A group is a row
@@ -2696,7 +2701,14 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
             return w[win] * tp + adj >= needed
         if P[P_NEG] != 0 and only < 0:
             kind, nv, nrel = _neg_bounds(hands, leader, tl, P, masks[M_SCORING])
-            if kind != 0:
+            if kind != 0 and P[P_NEG_BET] != 0:
+                # a bet: the opponent's points only add, so the declarer's value is a
+                # lower bound (kind 1), and his upper bound (kind 2) says nothing
+                if kind == 1 and needed <= nv:
+                    relbuf[ply] = nrel
+                    stats[11] += 1
+                    return True
+            elif kind != 0:
                 if kind == 1 or needed > nv:
                     relbuf[ply] = nrel
                     stats[11] += 1
