@@ -48,6 +48,9 @@ GROW_TT_BITS = 23
 #: Skip the moves found alike to a searched one after it (``solvers.tricks._eq_later``);
 #: off only to measure what that saves.
 EQ_SKIP = True
+#: Bets "declarer minus opponents" on negative contracts use the declarer's lower bounds
+#: (``solvers.tricks.P_NEG_BET``); off only to measure what that saves.
+NEG_BET = True
 
 _local = threading.local()
 _tokens = iter(range(1, 1 << 62))
@@ -281,7 +284,7 @@ class _Problem:
         # under doubles: the others' points, all <= 0 here, weigh < 0, so they only add
         # to the value and the declarer's lower bounds stand)
         others = [q for q in range(4) if len(mx) == 1 and q != mx[0] and wv[q] != 0]
-        bet = bool(others) and all(wv[q] < 0 for q in others)
+        bet = NEG_BET and bool(others) and all(wv[q] < 0 for q in others)
         if (len(mx) == 1 and wv[mx[0]] > 0 and (not others or bet)
                 and cc.trump < 0 and not bonus_t and not bonus_c and not rav
                 and cc.forced_mask == 0 and all(int(x) <= 0 for x in cc.pts)
