@@ -855,10 +855,10 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         raise BarbuError("no option to advise on")
     slow = slow_contracts(r, rem)
     # the doubling brackets: 6 solves a deal (3 bets, both ends), the opponents' ends
-    # up to half a minute each on 52 cards (90 M nodes; BENCHMARKS.md, "Advisor")
+    # seconds to a minute each on 52 cards (BENCHMARKS.md, "Trick solver", seventeenth session)
     dear_brackets = r.deck == 52 and r.doubling and doubling != "none"
     brackets = (f"the doubling brackets of {'each' if doubling == 'all' else 'the best'} "
-                "option add 6 solves a deal, up to half a minute each (--doubling none "
+                "option add 6 solves a deal, seconds to a minute each (--doubling none "
                 "skips them)")
     if warn is not None and slow:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
