@@ -282,9 +282,13 @@ class _Problem:
         P[K.P_NEG_BET] = 0
         # (or a bet "declarer minus opponents", as a double or the declarer's net result
         # under doubles: the others' points, all <= 0 here, weigh < 0, so they only add
-        # to the value and the declarer's lower bounds stand)
+        # to the value and the declarer's lower bounds stand; only where every trick
+        # scores the same, as in No Tricks, whose lost-trick bounds make the gain: No
+        # Queens' brackets cost 1.3x more nodes with them, No Hearts' and No King's
+        # about 0.9x, No Last Two's the same; BENCHMARKS.md, seventeenth session)
         others = [q for q in range(4) if len(mx) == 1 and q != mx[0] and wv[q] != 0]
-        bet = NEG_BET and bool(others) and all(wv[q] < 0 for q in others)
+        bet = (NEG_BET and bool(others) and all(wv[q] < 0 for q in others)
+               and all(int(cc.tpl[k]) == int(cc.tpl[1]) != 0 for k in range(1, self.tl + 1)))
         if (len(mx) == 1 and wv[mx[0]] > 0 and (not others or bet)
                 and cc.trump < 0 and not bonus_t and not bonus_c and not rav
                 and cc.forced_mask == 0 and all(int(x) <= 0 for x in cc.pts)
