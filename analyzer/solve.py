@@ -277,6 +277,12 @@ class _Problem:
         P[K.P_QT] = (len(tvals) == 1 and 0 not in tvals and not bonus_t and not bonus_c
                      and not rav and cc.stop_mask == 0
                      and all(cc.pts[card_bitpos(x)] == 0 for x in in_pos))
+        # tricks left up to which every trick scores the same nonzero amount (the
+        # declarer's lost-trick bounds of No Tricks apply there)
+        uni = 0
+        if int(cc.tpl[1]) != 0:
+            while uni < self.tl and int(cc.tpl[uni + 1]) == int(cc.tpl[1]):
+                uni += 1
         # paranoid negative shape (solvers.tricks._neg_bounds)
         P[K.P_NEG] = 0
         P[K.P_NEG_BET] = 0
@@ -286,9 +292,8 @@ class _Problem:
         # scores the same, as in No Tricks, whose lost-trick bounds make the gain: No
         # Queens' brackets cost 1.3x more nodes with them, No Hearts' and No King's
         # about 0.9x, No Last Two's the same; BENCHMARKS.md, seventeenth session)
-        others = [q for q in range(4) if len(mx) == 1 and q != mx[0] and wv[q] != 0]
-        bet = (NEG_BET and bool(others) and all(wv[q] < 0 for q in others)
-               and all(int(cc.tpl[k]) == int(cc.tpl[1]) != 0 for k in range(1, self.tl + 1)))
+        others = [q for q in range(4) if q not in mx and wv[q] != 0]
+        bet = NEG_BET and bool(others) and all(wv[q] < 0 for q in others) and uni == self.tl
         if (len(mx) == 1 and wv[mx[0]] > 0 and (not others or bet)
                 and cc.trump < 0 and not bonus_t and not bonus_c and not rav
                 and cc.forced_mask == 0 and all(int(x) <= 0 for x in cc.pts)
@@ -298,12 +303,8 @@ class _Problem:
                                                   for k in range(1, self.tl + 1))))):
             P[K.P_NEG] = mx[0] + 1
             P[K.P_NEG_BET] = bet
-        # tricks left up to which every trick scores the same nonzero amount (the
-        # declarer's lost-trick bounds of No Tricks apply there)
-        uni = 0
-        if P[K.P_NEG] and int(cc.tpl[1]) != 0:
-            while uni < self.tl and int(cc.tpl[uni + 1]) == int(cc.tpl[1]):
-                uni += 1
+        if not P[K.P_NEG]:
+            uni = 0
         P[K.P_NEG_UNI] = uni
         # a defender leads the declarer's long suits first (solvers.tricks._order) where
         # his tricks score (No Tricks) or where only hearts score and no card stops the

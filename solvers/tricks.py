@@ -2370,17 +2370,16 @@ def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil)
     chain_zero = 0
     team = _team_mask(p, P) | (1 << p)
     runs_all = (negd >= 0 and tpl[tl] != 0) or (trump >= 0 and POPCOUNT[P[P_MAXMASK]] != 2)
+    # a defender's lead in No Tricks, or in No Hearts (the defenders discard hearts on
+    # the tricks the declarer takes): a suit he is long in first, not the one he has the
+    # fewest choices in (the more cards he holds there, the more tricks it can force on
+    # him; the suits he ducks safely, tried first, made the tests that fail far dearer)
+    long_first = nt == 0 and negd >= 0 and p != negd and tpl[tl] == tpl[1] and \
+        P[P_NEG_LONG] != 0
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
         nopt = 0
-        # a defender's lead in No Tricks, or in No Hearts (the defenders discard hearts
-        # on the tricks the declarer takes): a suit he is long in first, not the one he
-        # has the fewest choices in (the more cards he holds there, the more tricks it
-        # can force on him; the suits he ducks safely, tried first, made the tests that
-        # fail far dearer)
-        long_first = nt == 0 and negd >= 0 and p != negd and tpl[tl] == tpl[1] and \
-            P[P_NEG_LONG] != 0
         if nt == 0 and ln != 0 and tpl[tl] == tpl[1] and not long_first:
             # a lead: the fewer choices the other side has in the suit, the smaller the
             # proof tends to be (not where the last tricks score apart, as in No Last
