@@ -126,6 +126,9 @@ P_NEG_LONG = 31       # P_NEG shape: a defender leads the declarer's long suits 
 P_NEG_BET = 32        # P_NEG shape, but other seats weigh < 0 (a bet "declarer minus
                       # opponents"): their points only add to the value, so the declarer's
                       # lower bounds hold, his upper bounds do not
+P_PROBE = 33          # cheap first (0: off): a node whose first move has not settled
+P_PROBE_FIRST = 34    # within P_PROBE_FIRST nodes tries each other move with P_PROBE nodes
+P_PROBE_TL = 35       # before it searches the rest in full; from P_PROBE_TL tricks left
 NPARAM = 40
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
@@ -180,6 +183,9 @@ TOP_KEYED = 0         # an entry always keys the owners of this many top cards a
 # ``stats[LV_REC:]``, ``LV_RECW`` slots each (the four hands, the leader, ``needed``, the
 # result, the nodes its search took), ``stats[LV_NREC]`` of them, at most ``LV_MAXREC``.
 LEVEL_STATS = False
+#: The row of ``mbuf`` (one row a ply, 56 used) whose column 0 holds the node count at
+#: which a probe stops (0: no probe running).
+MB_PROBE = 63
 LV_SEEN = 16
 LV_OPEN = 32
 LV_HELD = 48
@@ -2644,6 +2650,8 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     stats[0] += 1
     if P[P_NODE_LIMIT] > 0 and stats[0] > P[P_NODE_LIMIT]:
         stats[8] = 1
+    if mbuf[MB_PROBE, 0] > 0 and stats[0] > mbuf[MB_PROBE, 0] and stats[8] == 0:
+        stats[8] = 3  # a probe ran out of nodes (_search below)
     if stats[8] != 0:
         relbuf[4 * tl + nt] = 0
         return False
@@ -2888,72 +2896,100 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     child = 4 * (tl - 1) if nt == 3 else ply + 1
     eqskip = np.uint64(0)
     later0 = np.uint64(0)
-    for k in range(n):
-        c = mbuf[ply, k]
-        b = _bit(c)
-        if (eqskip & b) != 0:
-            continue
-        hands[p] &= ~b
-        tbuf[base + nt] = c
-        crel = np.uint64(0)
-        if nt == 3:
-            wi = _winner_index(tbuf, base, P[P_TRUMP])
-            win = (leader + wi) % 4
-            wc = tbuf[base + wi]
-            tp = tpl[tl]
-            tmask = np.uint64(0)
-            by_rank = False
-            for i in range(4):
-                cc = tbuf[base + i]
-                tp += pts[cc]
-                tmask |= _bit(cc)
-                if i != wi and (cc >> 4) == (wc >> 4):
-                    by_rank = True
-            v = w[win] * tp
-            nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
-            rem = hands[0] | hands[1] | hands[2] | hands[3]
-            stopm = masks[M_STOP]
-            if rem == 0 or (stopm != 0 and (rem & stopm) == 0):
-                adj = _terminal(P, nst_t, nst_c, rcnt, rem == 0,
-                                (rem & masks[M_SCORING]) != 0)
-                res = v + adj >= needed
+    # Cheap first: where the first move has not settled the test within P_PROBE_FIRST
+    # nodes, each other move is probed with P_PROBE nodes before anything is searched in
+    # full; a probe that settles the test ends the node. What a probe or the first move
+    # left unfinished is searched in full afterwards, in the usual order. (A probe stops
+    # with stats[8] = 3 once the node count passes mbuf[MB_PROBE, 0]; it stores nothing
+    # in the table from there on, and no probe runs inside another.) Bridge notrump:
+    # the first move at times takes 10^5 nodes where another settles in 10
+    # (BENCHMARKS.md, eighteenth session).
+    probe = P[P_PROBE] > 0 and tl >= P[P_PROBE_TL] and n > 1 and mbuf[MB_PROBE, 0] == 0
+    done = np.uint64(0)  # the moves searched to the end (none settled the test)
+    deferred = False
+    built = False
+    for ps in range(2 if probe else 1):
+        bud = probe and ps == 0
+        for k in range(n):
+            c = mbuf[ply, k]
+            b = _bit(c)
+            if (eqskip & b) != 0 or (done & b) != 0:
+                continue
+            if bud:
+                mbuf[MB_PROBE, 0] = stats[0] + (P[P_PROBE_FIRST] if k == 0 else P[P_PROBE])
+            hands[p] &= ~b
+            tbuf[base + nt] = c
+            crel = np.uint64(0)
+            if nt == 3:
+                wi = _winner_index(tbuf, base, P[P_TRUMP])
+                win = (leader + wi) % 4
+                wc = tbuf[base + wi]
+                tp = tpl[tl]
+                tmask = np.uint64(0)
+                by_rank = False
+                for i in range(4):
+                    cc = tbuf[base + i]
+                    tp += pts[cc]
+                    tmask |= _bit(cc)
+                    if i != wi and (cc >> 4) == (wc >> 4):
+                        by_rank = True
+                v = w[win] * tp
+                nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
+                rem = hands[0] | hands[1] | hands[2] | hands[3]
+                stopm = masks[M_STOP]
+                if rem == 0 or (stopm != 0 and (rem & stopm) == 0):
+                    adj = _terminal(P, nst_t, nst_c, rcnt, rem == 0,
+                                    (rem & masks[M_SCORING]) != 0)
+                    res = v + adj >= needed
+                else:
+                    res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt,
+                                  MINUS1, P, masks,
+                                  ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
+                    crel = relbuf[child]
+                if by_rank:
+                    crel |= _bit(wc)
+                if P[P_RAVAGE] != 0:
+                    for i in range(4):
+                        rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             else:
-                res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt,
-                              MINUS1, P, masks,
+                res = _search(hands, tbuf, nt + 1, leader, tl, needed, st_t, st_c, rcnt, MINUS1,
+                              P, masks,
                               ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
                 crel = relbuf[child]
-            if by_rank:
-                crel |= _bit(wc)
-            if P[P_RAVAGE] != 0:
-                for i in range(4):
-                    rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
-        else:
-            res = _search(hands, tbuf, nt + 1, leader, tl, needed, st_t, st_c, rcnt, MINUS1,
-                          P, masks,
-                          ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
-            crel = relbuf[child]
-        hands[p] |= b
-        if (ismax and res) or ((not ismax) and (not res)):
-            result = res
-            best = c
-            rel = crel
-            cut = True
-            stats[4 + (k > 0)] += 1
-            if k > 0 and use_kil:
-                mbuf[ply, 31] = c + 1
+            hands[p] |= b
+            if bud:
+                mbuf[MB_PROBE, 0] = 0
+                if stats[8] == 3:
+                    # out of nodes: searched in full in the second pass
+                    stats[8] = 0
+                    deferred = True
+                    continue
+                if k == 0:
+                    # the first move finished in its budget: the usual order goes on
+                    bud = False
+            if (ismax and res) or ((not ismax) and (not res)):
+                result = res
+                best = c
+                rel = crel
+                cut = True
+                stats[4 + (k > 0)] += 1
+                if k > 0 and use_kil and stats[8] == 0:
+                    mbuf[ply, 31] = c + 1
+                break
+            rel |= crel
+            done |= b
+            if P[P_EQ_SKIP] != 0 and (k + 1 < n or deferred):
+                if not built:
+                    # the moves not tried yet (built once: the first move did not cut)
+                    later0 = np.uint64(0)
+                    for j in range(n):
+                        later0 |= _bit(mbuf[ply, j])
+                    built = True
+                later0 &= ~(done | eqskip)
+                if _lane(later0, c >> 4) != 0:
+                    eqskip |= _eq_later(hands, p, nt, c, crel, later0, P)
+        if cut or not deferred:
             break
-        rel |= crel
-        if k + 1 < n and P[P_EQ_SKIP] != 0:
-            if k == 0:
-                # the moves not tried yet (built once: the first move did not cut)
-                later0 = np.uint64(0)
-                for j in range(k + 1, n):
-                    later0 |= _bit(mbuf[ply, j])
-            else:
-                later0 &= ~b
-            later0 &= ~eqskip
-            if _lane(later0, c >> 4) != 0:
-                eqskip |= _eq_later(hands, p, nt, c, crel, later0, P)
     if not cut and skipped != 0:
         # a card left out as equivalent to the next higher card of the same hand must be
         # keyed too when that card's rank mattered (from high to low: chains follow)

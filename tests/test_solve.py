@@ -386,6 +386,57 @@ def test_bets_on_negative_contracts_use_the_declarers_lower_bounds(
     assert nodes[True] < nodes[False], nodes
 
 
+def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cheap first (``analyzer.solve.PROBE``): a node whose first move has not settled the
+    test within a budget probes the other moves with a smaller one before searching the
+    rest in full. With tiny budgets, so that probes start and stop all over 8-card
+    positions, every value equals the plain search's (bridge notrump and trumps; the
+    guaranteed value, a bet and a partnership in the tournament contracts), and the
+    searches do differ; with the shipped budgets, a full bridge deal whose first lead
+    costs 10^5 nodes where another settles in a few is solved in far fewer nodes."""
+    import analyzer.solve as S
+    shipped = S.PROBE
+    bridge, tour = load_rules("bridge"), load_rules("tournament")
+    jobs = []
+    for k in range(30):
+        deal = random_deal(72000 + k, 52, 8)
+        ld = k % 4
+        kind = k % 6
+        if kind == 0:
+            jobs.append((deal, bridge, "notrump", dict(leader=ld, side="NS")))
+        elif kind == 1:
+            jobs.append((deal, bridge, "trumps", dict(trump="SHDC"[k % 4], leader=ld,
+                                                      side="EW")))
+        elif kind == 2:
+            jobs.append((deal, tour, "no-queens", dict(leader=ld, seat=(ld + 1) % 4)))
+        elif kind == 3:
+            jobs.append((deal, tour, "no-last-two", dict(leader=ld, seat=ld)))
+        elif kind == 4:
+            jobs.append((deal, tour, "no-tricks", dict(leader=ld, weights=[1, -1, 0, 0],
+                                                       maximizers=[0])))
+        else:
+            jobs.append((deal, tour, "trumps", dict(trump="SHDC"[k % 4], leader=ld,
+                                                    side="NS")))
+    differ = 0
+    for deal, rules, cid, kw in jobs:
+        out = {}
+        for probe in ((0, 0, 0), (3, 20, 2)):
+            monkeypatch.setattr(S, "PROBE", probe)
+            out[probe] = S.solve_stats(deal, rules, cid, **kw)
+        (v0, s0), (v1, s1) = out.values()
+        assert v0 == v1, (cid, kw, v0, v1)
+        differ += s0["nodes"] != s1["nodes"]
+    assert differ >= 10, differ
+    deal = random_deal(1012, 52, 13)  # benchmarks/dds_nodes.py's seed 1012
+    nodes = {}
+    for probe in ((0, 0, 0), shipped):
+        monkeypatch.setattr(S, "PROBE", probe)
+        v, st = S.solve_stats(deal, bridge, "notrump", leader="N", side="NS")
+        assert v == 8
+        nodes[probe] = st["nodes"]
+    assert 2 * nodes[shipped] < nodes[(0, 0, 0)], nodes
+
+
 def test_forced_tricks_bound_a_bet_from_both_sides() -> None:
     """Tricks a seat cannot help taking (its trumps less those the others' higher trumps
     can beat, one each) bound the value on both sides: in a bet, a neutral seat's (weight
