@@ -38,7 +38,10 @@ Speed-ups, after Bo Haglund's description of DDS:
   each opponent holds one card of at most (the cards it keeps there become winners); a
   lead that refuted the first try at the same ply elsewhere (a killer move) scores more,
   and so does such a play inside a trick for a seat with one teammate (bridge-like
-  sides, not a paranoid negative objective);
+  sides, not a paranoid negative objective); cheap first: a node whose first move has
+  not settled the test within ``P_PROBE_FIRST`` nodes probes each other move with
+  ``P_PROBE`` nodes (a proof the ordering could not foresee is often that short) before
+  it searches the rest in full;
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
