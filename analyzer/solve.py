@@ -53,9 +53,10 @@ EQ_SKIP = True
 NEG_BET = True
 #: Cheap first (``solvers.tricks.P_PROBE``): where the first move has not settled a test
 #: in 5,000 nodes, each other move gets 100 before the rest is searched in full; from 5
-#: tricks left. (0, 0, 0): off, only to measure what it saves. Bridge notrump, the 100
-#: deals of the benchmark: nodes x0.92; No Queens x0.91, No Tricks' doubling brackets
-#: x0.94, No Last Two even (BENCHMARKS.md, eighteenth session).
+#: tricks left; without trumps. (0, 0, 0): off, only to measure what it saves. Bridge
+#: notrump, the 100 deals of the benchmark: nodes x0.92; No Queens x0.95, No Tricks'
+#: doubling brackets x0.94, No Last Two even; with trumps x1.03-1.04 (BENCHMARKS.md,
+#: eighteenth session).
 PROBE = (100, 5000, 5)
 
 _local = threading.local()
@@ -325,7 +326,9 @@ class _Problem:
             # counts wants no tricks and the others weigh 0, so they never decide a test
             # that the plain bounds leave open (same nodes, about a fifth less CPU)
             P[K.P_QT] = 0
-        P[K.P_PROBE], P[K.P_PROBE_FIRST], P[K.P_PROBE_TL] = PROBE
+        # (notrump only: with trumps 3-4% more nodes, bridge and Trumps alike)
+        probe = PROBE if cc.trump < 0 else (0, 0, 0)
+        P[K.P_PROBE], P[K.P_PROBE_FIRST], P[K.P_PROBE_TL] = probe
         for off, arr in ((K.O_W, self.w), (K.O_PTS, cc.pts), (K.O_TPL, cc.tpl),
                          (K.O_THI, self.tHi), (K.O_TLO, self.tLo), (K.O_CHI, self.cHi),
                          (K.O_CLO, self.cLo), (K.O_CLS, cc.cls)):

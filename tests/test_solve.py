@@ -387,16 +387,21 @@ def test_bets_on_negative_contracts_use_the_declarers_lower_bounds(
 
 
 def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Cheap first (``analyzer.solve.PROBE``): a node whose first move has not settled the
-    test within a budget probes the other moves with a smaller one before searching the
-    rest in full. With tiny budgets, so that probes start and stop all over 8-card
-    positions, every value equals the plain search's (bridge notrump and trumps; the
-    guaranteed value, a bet and a partnership in the tournament contracts), and the
-    searches do differ; with the shipped budgets, a full bridge deal whose first lead
-    costs 10^5 nodes where another settles in a few is solved in far fewer nodes."""
+    """Cheap first (``analyzer.solve.PROBE``, notrump only): a node whose first move has
+    not settled the test within a budget probes the other moves with a smaller one before
+    searching the rest in full. With tiny budgets, so that probes start and stop all over
+    8-card positions, every value equals the plain search's (bridge notrump; the
+    guaranteed value, a bet and a partnership in the tournament's notrump contracts), and
+    the searches do differ; with the shipped budgets, a full bridge deal whose first lead
+    costs 10^5 nodes where another settles in a few is solved in far fewer nodes. With
+    trumps the probes are off."""
     import analyzer.solve as S
+    from solvers import tricks as K
     shipped = S.PROBE
     bridge, tour = load_rules("bridge"), load_rules("tournament")
+    tr = S._Problem(random_deal(1, 52, 5), bridge, "trumps", 0, 0, None, (0, 2), None, None,
+                    (), None, None)
+    assert tr.P[K.P_PROBE] == 0
     jobs = []
     for k in range(30):
         deal = random_deal(72000 + k, 52, 8)
@@ -405,8 +410,7 @@ def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch
         if kind == 0:
             jobs.append((deal, bridge, "notrump", dict(leader=ld, side="NS")))
         elif kind == 1:
-            jobs.append((deal, bridge, "trumps", dict(trump="SHDC"[k % 4], leader=ld,
-                                                      side="EW")))
+            jobs.append((deal, tour, "no-hearts", dict(leader=ld, side="EW")))
         elif kind == 2:
             jobs.append((deal, tour, "no-queens", dict(leader=ld, seat=(ld + 1) % 4)))
         elif kind == 3:
@@ -415,8 +419,7 @@ def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch
             jobs.append((deal, tour, "no-tricks", dict(leader=ld, weights=[1, -1, 0, 0],
                                                        maximizers=[0])))
         else:
-            jobs.append((deal, tour, "trumps", dict(trump="SHDC"[k % 4], leader=ld,
-                                                    side="NS")))
+            jobs.append((deal, tour, "no-king", dict(leader=ld, seat=(ld + 2) % 4)))
     differ = 0
     for deal, rules, cid, kw in jobs:
         out = {}
