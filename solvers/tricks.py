@@ -41,7 +41,7 @@ Speed-ups, after Bo Haglund's description of DDS:
   sides, not a paranoid negative objective); cheap first: a node whose first move has
   not settled the test within ``P_PROBE_FIRST`` nodes probes each other move with
   ``P_PROBE`` nodes (a proof the ordering could not foresee is often that short) before
-  it searches the rest in full;
+  it searches the rest in full (``analyzer.solve`` sets it only without trumps);
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps,
   No Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
