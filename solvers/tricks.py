@@ -186,9 +186,6 @@ TOP_KEYED = 0         # an entry always keys the owners of this many top cards a
 # ``stats[LV_REC:]``, ``LV_RECW`` slots each (the four hands, the leader, ``needed``, the
 # result, the nodes its search took), ``stats[LV_NREC]`` of them, at most ``LV_MAXREC``.
 LEVEL_STATS = False
-#: The row of ``mbuf`` (one row a ply, 56 used) whose column 0 holds the node count at
-#: which a probe stops (0: no probe running).
-MB_PROBE = 63
 LV_SEEN = 16
 LV_OPEN = 32
 LV_HELD = 48
@@ -199,6 +196,11 @@ LV_REC = 72
 LV_RECW = 8
 LV_MAXREC = 1000
 STATS_SIZE = LV_REC + LV_RECW * LV_MAXREC if LEVEL_STATS else 16
+# ``stats[8]``, a search's stop flag: 1 the node limit, 2 the table's entry pool is full
+# (P_TT_GROW), 3 a probe ran out of nodes (cleared by the node that started it).
+#: The row of ``mbuf`` (one row a ply, 56 used) whose column 0 holds the node count at
+#: which a probe stops (0: no probe running).
+MB_PROBE = 63
 
 # mask indices
 M_FORCED = 0
@@ -2654,7 +2656,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     if P[P_NODE_LIMIT] > 0 and stats[0] > P[P_NODE_LIMIT]:
         stats[8] = 1
     if mbuf[MB_PROBE, 0] > 0 and stats[0] > mbuf[MB_PROBE, 0] and stats[8] == 0:
-        stats[8] = 3  # a probe ran out of nodes (_search below)
+        stats[8] = 3  # a probe ran out of nodes (the move loop below)
     if stats[8] != 0:
         relbuf[4 * tl + nt] = 0
         return False
@@ -2905,7 +2907,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
     # left unfinished is searched in full afterwards, in the usual order. (A probe stops
     # with stats[8] = 3 once the node count passes mbuf[MB_PROBE, 0]; it stores nothing
     # in the table from there on, and no probe runs inside another.) Bridge notrump:
-    # the first move at times takes 10^5 nodes where another settles in 10
+    # the first move at times takes 10^5 nodes where another settles in a few
     # (BENCHMARKS.md, eighteenth session).
     probe = P[P_PROBE] > 0 and tl >= P[P_PROBE_TL] and n > 1 and mbuf[MB_PROBE, 0] == 0
     done = np.uint64(0)  # the moves searched to the end (none settled the test)
