@@ -76,6 +76,10 @@ def main() -> None:
     ap.add_argument("--dump-tl", type=int, default=0, help="record nodes with T tricks left")
     ap.add_argument("--every", type=int, default=1000, help="record every K-th of them")
     ap.add_argument("--out", default="", help="JSON-lines file for the records")
+    ap.add_argument("--bet", default="",
+                    help="a doubling-bracket solve instead of North's guaranteed value: "
+                         "OPP:END, e.g. S:S (North against South, South's end: "
+                         "w = e_S - e_N, South maximises) or E:N (North's end)")
     a = ap.parse_args()
     copy = _instrumented_copy()
     os.environ["NUMBA_CACHE_DIR"] = str(copy / "numba-cache")
@@ -94,17 +98,29 @@ def main() -> None:
         rules = load_rules("bridge")
         for s in _seeds(a.bridge):
             jobs.append((f"seed {s}", random_deal(s, 52, 13),
-                         dict(leader=s % 4, seat=None, side=(s % 4, (s % 4 + 2) % 4))))
+                         dict(leader=s % 4, seat=None, side=(s % 4, (s % 4 + 2) % 4),
+                              weights=None, maximizers=None)))
     else:
         rules = load_rules(a.rules)
         idx = _seeds(a.deals)
         deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
+        bet = {}
+        if a.bet:
+            y, _, end = a.bet.upper().partition(":")
+            y, m = "NESW".index(y), "NESW".index(end or "N")
+            if y == 0 or m not in (0, y):
+                sys.exit("levels: --bet OPP:END with OPP one of E, S, W and END N or OPP")
+            w = [0] * 4
+            w[m], w[y if m == 0 else 0] = 1, -1
+            bet = dict(seat=None, weights=w, maximizers=[m])
         for i in idx:
-            jobs.append((f"deal {i}", deals[i], dict(leader=0, seat=0, side=None)))
+            kw = dict(leader=0, seat=0, side=None, weights=None, maximizers=None)
+            kw.update(bet)
+            jobs.append((f"deal {i}", deals[i], kw))
     tot = [[0, 0, 0] for _ in range(14)]
     out = open(a.out, "w") if a.out else None
     for name, deal, kw in jobs:
-        pb = _Problem(deal, rules, cid, trump=trump or None, weights=None, maximizers=None,
+        pb = _Problem(deal, rules, cid, trump=trump or None,
                       trick=(), whole_hand=None, tt_bits=None, node_limit=None, **kw)
         pb.stats[K.LV_TL] = a.dump_tl
         pb.stats[K.LV_EVERY] = a.every if a.dump_tl else 0
