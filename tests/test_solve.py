@@ -354,8 +354,8 @@ def test_bets_on_negative_contracts_use_the_declarers_lower_bounds(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A bet "declarer minus opponents" on a contract where every point is <= 0 (a
     double's bracket, the net under doubles) takes the paranoid declarer's lower bounds
-    (the opponents' points only add to the value) where every trick scores the same: the
-    same values as without them, on fewer nodes in all. 7-card No Tricks positions of
+    (the opponents' points only add to the value) where every trick scores the same, and
+    drops the quick-trick cuts: the same values as without them, on fewer nodes in all. 7-card No Tricks positions of
     both 52-card presets; elsewhere (No Queens) the shape is not used."""
     import analyzer.solve as S
     from solvers import tricks as K
@@ -380,6 +380,8 @@ def test_bets_on_negative_contracts_use_the_declarers_lower_bounds(
             pb = S._Problem(deal, rules, "no-tricks", None, kw["leader"], None, None, w,
                             [x], (), None, None)
             assert pb.P[K.P_NEG_BET] == on
+            # (the quick-trick cuts, which say what a seat can take, go with the shape)
+            assert pb.P[K.P_QT] == (not on)
             vals[on], st = S.solve_stats(deal, rules, "no-tricks", **kw)
             nodes[on] += st["nodes"]
         assert vals[True] == vals[False], (k, vals)
