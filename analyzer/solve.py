@@ -58,6 +58,9 @@ NEG_BET = True
 #: doubling brackets x0.94, No Last Two even; with trumps x1.03-1.04 (BENCHMARKS.md,
 #: eighteenth session).
 PROBE = (100, 5000, 5)
+#: With one known bound (``solve(bounds=...)``), test the value next to it first; off
+#: only to measure what that saves (BENCHMARKS.md, nineteenth session).
+HINT_FIRST = True
 
 _local = threading.local()
 _tokens = iter(range(1, 1 << 62))
@@ -159,7 +162,7 @@ class _Problem:
     """A validated position + objective, compiled to kernel arrays."""
 
     def __init__(self, deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                 maximizers, trick, whole_hand, tt_bits, node_limit=None):
+                 maximizers, trick, whole_hand, tt_bits, node_limit=None, bounds=None):
         rules = load_rules(rules) if not isinstance(rules, Rules) else rules
         c = rules.contract(contract) if not isinstance(contract, Contract) else contract
         if c.id not in rules.contracts or rules.contracts[c.id] is not c and \
@@ -359,6 +362,24 @@ class _Problem:
         if g:
             lo = -((-lo) // g) * g
             hi = (hi // g) * g
+        self.near = None  # -1 / 1: a lower / upper bound the caller knows (bounds)
+        if bounds is not None:
+            # values the caller knows the result lies within: only those are tested
+            b_lo, b_hi = bounds
+            sc = cc.scale * wscale
+            if b_lo is not None:
+                x = Fraction(b_lo) * sc
+                x = -((-x.numerator) // x.denominator)
+                lo = max(lo, -((-x) // g) * g if g else x)
+            if b_hi is not None:
+                x = Fraction(b_hi) * sc
+                x = x.numerator // x.denominator
+                hi = min(hi, (x // g) * g if g else x)
+            if lo > hi:
+                raise BarbuError(f"bad bounds {tuple(bounds)}: no value of the position "
+                                 "lies within them")
+            if (b_lo is None) != (b_hi is None):
+                self.near = -1 if b_hi is None else 1
         self.lo, self.hi = lo, hi
         # a paranoid declarer scored only for a few last tricks (No Last Two), every value
         # of the grid reachable: test from the top down. The test that fails just above
@@ -407,7 +428,27 @@ class _Problem:
         hands = self.hands.copy()
         tbuf = self.tbuf.copy()
         oc = -1 if only < 0 else card_bitpos(only)
+        args = (hands, tbuf, rcnt, oc, kbuf, mbuf, relbuf)
         lo, hi = self.lo, self.hi
+        step = self.grid
+        if self.near is not None and only < 0 and HINT_FIRST and hi - lo > step:
+            # a known bound that the value often equals (a bet's, from the declarer's
+            # guaranteed value): the test next to it first, one that usually fails
+            if self.near < 0:
+                v = self._tests(lo, lo + step, *args)
+                if v == lo:
+                    return self.fraction(v)
+                lo = v
+            else:
+                v = self._tests(hi - step, hi, *args)
+                if v == hi:
+                    return self.fraction(v)
+                hi = v
+        return self.fraction(self._tests(lo, hi, *args))
+
+    def _tests(self, lo: int, hi: int, hands, tbuf, rcnt, oc, kbuf, mbuf, relbuf) -> int:
+        """The null-window tests of ``K._solve`` over [lo, hi] (scaled), growing the table
+        when it fills."""
         while True:
             ttk, tte, ttd = _tt(self.tt_bits, self.words, self.token)
             v = K._solve(hands, tbuf, self.nt, self.leader, self.tl, self.st_t, self.st_c,
@@ -431,7 +472,7 @@ class _Problem:
             self.stats[8] = 0
         if self.stats[8]:
             raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")
-        return self.fraction(v)
+        return v
 
 
 def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
@@ -441,7 +482,9 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
           weights: Sequence[int | Fraction] | None = None,
           maximizers: Iterable[int | str | Seat] | None = None,
           trick: Sequence[int] = (), whole_hand: bool | None = None,
-          tt_bits: int | None = None, node_limit: int | None = None) -> Fraction:
+          tt_bits: int | None = None, node_limit: int | None = None,
+          bounds: tuple[Fraction | int | None, Fraction | int | None] | None = None
+          ) -> Fraction:
     """Double-dummy value of a trick-contract position.
 
     Parameters
@@ -474,6 +517,13 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         larger one, up to 2 ** 23, with what it stored; about 100 bytes an entry).
     node_limit : int, optional
         Give up (BarbuError) after this many search nodes; default: no limit.
+    bounds : (low, high), optional
+        Values the caller *knows* the result lies within (either may be None): the
+        search tests only the values inside, so a bound that does not hold gives a wrong
+        value. With one bound, the value next to it is tested first. The advisor passes
+        the bound a bet takes from the declarer's guaranteed value (:func:`score_sign`),
+        which the bet often equals: the tests at or below it, which hold, are often the
+        dearest of the bet's solve, and the one above it usually fails.
 
     Returns
     -------
@@ -488,8 +538,31 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         trump suit, seat not in side, hands the trick does not explain, illegal trick cards).
     """
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                  maximizers, trick, whole_hand, tt_bits, node_limit)
+                  maximizers, trick, whole_hand, tt_bits, node_limit, bounds)
     return pb.run()
+
+
+def score_sign(rules: Rules | str, contract: Contract | str) -> int:
+    """-1 when no seat can score above 0 in the contract (every card, trick, bonus and
+    Ravage City total <= 0), +1 when none can score below 0, else 0.
+
+    Then a bet ``e_X - e_Y`` maximised by X is at least X's guaranteed value (-1: Y's
+    score only adds) or at most it (+1), and the net objective
+    ``(1 + 3 n) e_X - n (e_others)`` likewise against ``1 + 3 n`` times it.
+    """
+    rules = load_rules(rules) if not isinstance(rules, Rules) else rules
+    c = rules.contract(contract) if not isinstance(contract, Contract) else contract
+    if c.is_dominoes:
+        return 0
+    # (the trump suit changes no points)
+    cc = compile_contract(rules, c, 0 if c.trumps else None)
+    vals = [int(x) for x in cc.pts] + [int(x) for x in cc.tpl]
+    vals += [x for x in (cc.bonus_tricks, cc.bonus_cards, cc.ravage) if x is not None]
+    if all(v <= 0 for v in vals):
+        return -1
+    if all(v >= 0 for v in vals):
+        return 1
+    return 0
 
 
 def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
@@ -537,7 +610,7 @@ def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
     of those the cheap bounds, quick tricks and table entries settled.
     """
     keys = ("trump", "leader", "seat", "side", "weights", "maximizers", "trick",
-            "whole_hand", "tt_bits", "node_limit")
+            "whole_hand", "tt_bits", "node_limit", "bounds")
     args = {k: kw.get(k) for k in keys}
     args["trick"] = args["trick"] or ()
     pb = _Problem(deal_or_hands, rules, contract, **args)
@@ -551,4 +624,4 @@ def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
 
 
 __all__ = ["solve", "solve_cards", "solve_all_seats", "solve_stats", "objective",
-           "card_name"]
+           "card_name", "score_sign"]

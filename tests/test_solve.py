@@ -388,6 +388,36 @@ def test_bets_on_negative_contracts_use_the_declarers_lower_bounds(
     assert nodes[True] < nodes[False], nodes
 
 
+def test_known_bounds_narrow_the_tests_not_the_value() -> None:
+    """``bounds``: values the caller knows the result lies within are not tested. With
+    the true value as either bound the value is the same, on fewer nodes when the value
+    sits at the bound; bounds that exclude every value are refused; ``score_sign`` says
+    which contracts bound a bet by the declarer's guaranteed value."""
+    from analyzer.solve import score_sign, solve_stats
+    rules = load_rules("tournament")
+    saved = 0
+    for k in range(8):
+        deal = random_deal(72000 + k, 52, 7)
+        cid = ("no-last-two", "no-tricks", "no-queens", "trumps")[k % 4]
+        kw = dict(trump="S" if cid == "trumps" else None, leader=k % 4,
+                  weights=[1, 0, -1, 0] if k % 2 else [1, -1, 0, 0], maximizers=[0])
+        v, st = solve_stats(deal, rules, cid, **kw)
+        g = solve(deal, rules, cid, trump=kw["trump"], leader=k % 4, seat=0)
+        for b in ((v, None), (None, v), (v, v), (v - 50, v + 50)):
+            vb, sb = solve_stats(deal, rules, cid, bounds=b, **kw)
+            assert vb == v, (k, b)
+        vb, sb = solve_stats(deal, rules, cid, bounds=(v, None), **kw)
+        saved += st["nodes"] - sb["nodes"]
+        sign = score_sign(rules, cid)
+        assert sign == (1 if cid == "trumps" else -1)
+        assert (v >= g) if sign < 0 else (v <= g)
+        with pytest.raises(BarbuError, match="bounds"):
+            solve(deal, rules, cid, bounds=(v + 1, v + 1 - Fraction(1, 2)), **kw)
+    assert saved > 0
+    assert score_sign(load_rules("classic-32"), "no-tricks") == 0  # a capot bonus > 0
+    assert score_sign(rules, "dominoes") == 0
+
+
 def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cheap first (``analyzer.solve.PROBE``, notrump only): a node whose first move has
     not settled the test within a budget probes the other moves with a smaller one before
