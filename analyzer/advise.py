@@ -198,10 +198,10 @@ def advise_options(rules: Rules, seat: int, hand: Iterable[int],
 
 # --------------------------------------------------------------------------- solving
 def _solve(rules: Rules, seat: int, hands: Hands, opt: Option,
-           weights: Sequence[int] | None = None, maximizers: Sequence[int] | None = None
-           ) -> Fraction:
+           weights: Sequence[int] | None = None, maximizers: Sequence[int] | None = None,
+           bounds: tuple[Fraction | None, Fraction | None] | None = None) -> Fraction:
     """One double-dummy value of ``opt`` on a whole deal (guaranteed value of ``seat``, or
-    a linear objective)."""
+    a linear objective; ``bounds``: values known to hold it, trick contracts only)."""
     c = opt.contract
     if c.is_dominoes:
         from analyzer.dominoes import dominoes_first_seat, solve_dominoes
@@ -215,7 +215,7 @@ def _solve(rules: Rules, seat: int, hands: Hands, opt: Option,
     if weights is None:
         return solve(hands, rules, c, trump=opt.trump, leader=_leader(rules, seat), seat=seat)
     return solve(hands, rules, c, trump=opt.trump, leader=_leader(rules, seat),
-                 weights=weights, maximizers=maximizers)
+                 weights=weights, maximizers=maximizers, bounds=bounds)
 
 
 def _bet_weights(x: int, y: int) -> list[int]:
@@ -281,9 +281,11 @@ def _work(item: tuple[str, int, tuple[tuple[int, Any], ...], Hands]
     """The solves of one task on one deal, each ``(option k, x)``: kind ``"value"``, the
     declarer's guaranteed value of option ``k``; ``"bet"``, one end of the doubling
     bracket against opponent ``y`` (``x = (y, z)``; ``z`` 0: ``V_X``, 1: ``V_Y``);
-    ``"net"``, the declarer's net objective with ``x`` doubles a pair. Returns each
-    solve's key ``(kind, deal index, k, x)`` and value."""
-    kind, i, group, hands = item
+    ``"net"``, the declarer's net objective with ``x`` doubles a pair. A fifth element,
+    if any, maps ``(k, x)`` to the bounds that solve is known to lie within
+    (:func:`_hinted`). Returns each solve's key ``(kind, deal index, k, x)`` and value."""
+    kind, i, group, hands = item[:4]
+    hints = item[4] if len(item) > 4 else {}
     rules, seat = _CTX["rules"], _CTX["seat"]
     out = []
     for k, x in group:
@@ -293,9 +295,10 @@ def _work(item: tuple[str, int, tuple[tuple[int, Any], ...], Hands]
         elif kind == "bet":
             y, z = x
             a, b = (seat, y) if z == 0 else (y, seat)
-            v = _solve(rules, seat, hands, o, _bet_weights(a, b), (a,))
+            v = _solve(rules, seat, hands, o, _bet_weights(a, b), (a,), hints.get((k, x)))
         else:
-            v = _solve(rules, seat, hands, o, _net_weights(seat, x), (seat,))
+            v = _solve(rules, seat, hands, o, _net_weights(seat, x), (seat,),
+                       hints.get((k, x)))
         out.append(((kind, i, k, x), v))
     return out
 
@@ -400,8 +403,49 @@ class _Runner:
 
 
 def _task_key(t: tuple) -> tuple:
-    """A task's identity: kind, deal index and its solves (the hands follow the index)."""
+    """A task's identity: kind, deal index and its solves (the hands follow the index;
+    the bounds of :func:`_hinted` change how fast it runs, not its results)."""
     return t[0], t[1], t[2]
+
+
+def _hinted(t: tuple, value: Callable[[int, int], Fraction | None]) -> tuple:
+    """Task ``t`` with the bounds its doubling solves are known to lie within, where the
+    declarer's guaranteed value of the option on that deal (``value(deal, k)``, None if
+    not solved yet) gives one. In a contract where no seat scores above 0
+    (:func:`analyzer.solve.score_sign`), the declarer's end of a bet, ``e_X - e_Y``
+    maximised by X, is at least X's guaranteed value (Y's score only adds), and his net
+    objective ``(1 + 3 n) e_X - n (e_others)`` at least ``1 + 3 n`` times it. The solve
+    then tests the value just above it first and nothing below it: the bet often equals
+    the guaranteed value, and the tests at or below it, which hold, were the dearest
+    (the README hand's declarer ends: No Last Two x0.18 CPU, No King x0.08, No Hearts
+    x0.63, No Tricks x0.84, No Queens x0.85). Where no seat scores below 0 (Trumps) the
+    same reasoning bounds the bet from above, but there it lies well below the
+    guaranteed value and the bound cost more (Trumps in spades x1.36): not used
+    (BENCHMARKS.md, nineteenth session)."""
+    kind, i, group = t[0], t[1], t[2]
+    if kind not in ("bet", "net"):
+        return t
+    hints = dict(t[4]) if len(t) > 4 else {}
+    for k, x in group:
+        o = _CTX["options"][k]
+        if o.contract.is_dominoes or (k, x) in hints:
+            continue
+        if kind == "bet" and x[1] != 0:
+            continue  # the opponent's end: the declarer's value says nothing of it
+        v = value(i, k) if _sign(o) < 0 else None
+        if v is None:
+            continue
+        hints[(k, x)] = ((1 if kind == "bet" else 1 + 3 * x) * v, None)
+    return (*t[:4], hints) if hints else t
+
+
+def _sign(o: Option) -> int:
+    """:func:`analyzer.solve.score_sign` of the option's contract, kept per contract."""
+    cache = _CTX.setdefault("signs", {})
+    if o.contract.id not in cache:
+        from analyzer.solve import score_sign
+        cache[o.contract.id] = score_sign(_CTX["rules"], o.contract)
+    return cache[o.contract.id]
 
 
 class _Ahead:
@@ -420,6 +464,7 @@ class _Ahead:
                  future: Mapping[int, float], active: Sequence[int], race: bool,
                  top: int | None = None) -> None:
         self.tasks = {k: list(v) for k, v in tasks.items() if v}
+        self.values = values
         self.active, self.race, self.top = tuple(active), race, top
         self.future = {k: future.get(k, 0.0) for k in self.active}
         #: per active option, its score on each deal solved so far (floats: ranking only)
@@ -443,10 +488,19 @@ class _Ahead:
             if self.race:
                 lead = sc[order[0]]
                 order = [k for k in order if not _beaten(lead, sc[k])]
+        def value(j: int, k: int) -> Fraction | None:
+            v = partial.get(("value", j, k, None))
+            if v is None and j < len(self.values):
+                v = self.values[j][k]
+            return v
+
         for k in order:
             if self.tasks.get(k):
-                t = self.tasks[k].pop(0)
-                if not self.tasks[k]:
+                # a doubling task whose bounds are known first (a faster solve)
+                ts = self.tasks[k]
+                j = next((j for j, t in enumerate(ts) if len(_hinted(t, value)) > 4), 0)
+                t = _hinted(ts.pop(j), value)
+                if not ts:
                     del self.tasks[k]
                 return t
         return None
@@ -987,7 +1041,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         if do_double:
             which = tuple(i for i in order if i in active) if doubling == "all" else (best,)
             net_solves = any(r.total(opts[i].contract) is None for i in which)
-            items = _double_tasks(list(enumerate(deals)), which, opponents, net_solves)
+            items = [_hinted(t, lambda j, k: values[j][k])
+                     for t in _double_tasks(list(enumerate(deals)), which, opponents,
+                                            net_solves)]
             runner.total = runner.done + _solves(items)
             res = runner.map(items)
             for i in which:

@@ -142,6 +142,7 @@ def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
     A pure function of the task, run in whichever worker; no I/O.
     """
     from analyzer.dominoes import dominoes_first_seat
+    from analyzer.solve import score_sign
     rules = task.rules
     contracts = [rules.contracts[cid] for cid in task.contracts]
     rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
@@ -171,14 +172,17 @@ def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
                 targets = [solved[best]]
             else:
                 targets = solved
-            for c, trump, rank, _ in targets:
+            for c, trump, rank, v in targets:
                 t, k = _opt_names(trump, rank)
+                # where no seat scores above 0, the declarer's end is at least his
+                # guaranteed value: its solve starts there (analyzer.advise._hinted)
+                hint = {"bounds": (v, None)} if score_sign(rules, c) < 0 else {}
                 for opp in range(4):
                     if opp == decl:
                         continue
                     w = [0, 0, 0, 0]
                     w[decl], w[opp] = 1, -1
-                    vx = run(c, trump, rank, weights=w, maximizers=[decl])
+                    vx = run(c, trump, rank, weights=w, maximizers=[decl], **hint)
                     vy = run(c, trump, rank, weights=[-x for x in w], maximizers=[opp])
                     rows["brackets"].append({"deal": i, "declarer": Seat(decl).name,
                                              "opponent": Seat(opp).name, "contract": c.id,

@@ -219,6 +219,42 @@ def test_doubling_report_on_a_32_card_preset_with_doubles():
     assert "doubling (no-king" in text or "doubling (no-queens" in text
 
 
+def test_doubling_solves_start_from_the_guaranteed_value(monkeypatch):
+    """The declarer's end of a bet (and his net under doubles) is at least his guaranteed
+    value where no seat scores above 0: the doubling solves skip the tests below it
+    (``_hinted``). The bounds hold on every deal; the opponent's end, Trumps (where the
+    bound would be from above) and Dominoes get none; the advice is the same without
+    them."""
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    A._CTX.clear()
+    opts = [Option(r.contracts["no-queens"]), Option(r.contracts["trumps"], 0),
+            Option(r.contracts["dominoes"], None, 5)]
+    A._CTX.update(rules=r, seat=0, options=opts)
+    hand = parse_hand(HAND32)
+    for hands in sample_deals(Sampler(hand, 0, 32), 3, seed=11):
+        g = {k: A._solve(r, 0, hands, opts[k]) for k in (0, 1)}
+        t = A._hinted(("bet", 0, ((0, (1, 0)), (0, (1, 1)), (1, (2, 0)), (2, (3, 0))),
+                       hands), lambda j, k: g.get(k))
+        assert t[4] == {(0, (1, 0)): (g[0], None)}
+        for y in (1, 2, 3):
+            v = A._solve(r, 0, hands, opts[0], A._bet_weights(0, y), (0,))
+            assert v >= g[0]
+            assert A._solve(r, 0, hands, opts[0], A._bet_weights(0, y), (0,),
+                            (g[0], None)) == v
+            # (the bound from above in Trumps holds too, though unused)
+            assert A._solve(r, 0, hands, opts[1], A._bet_weights(0, y), (0,)) <= g[1]
+        n = A._hinted(("net", 0, ((0, 2),), hands), lambda j, k: g[k])
+        assert n[4] == {(0, 2): (7 * g[0], None)}
+        assert A._solve(r, 0, hands, opts[0], A._net_weights(0, 2), (0,)) >= 7 * g[0]
+        # no value yet: the task as it was
+        assert A._hinted(t[:4], lambda j, k: None) == t[:4]
+    kw = dict(seat="W", rules=r, remaining="no-king,trumps", samples=3, seed=4,
+              doubling="all")
+    d = advise(HAND32, **kw)
+    monkeypatch.setattr(A, "_hinted", lambda t, value: t)
+    assert advise(HAND32, **kw) == d
+
+
 def test_split_is_weighed_against_playing():
     r = with_variants("barbu-32", doubles="any", undoubled_negative="split")
     d = advise(HAND32, seat="N", rules=r, remaining="no-tricks", samples=3, seed=1)
