@@ -916,7 +916,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 "skips them)")
     if warn is not None and slow:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
-             "seconds to minutes a deal today (all seven contracts: 30 s to minutes a deal "
+             "seconds to minutes a deal today (all seven contracts: 20 s to minutes a deal "
              "on 2 cores; BENCHMARKS.md); --remaining limits the contracts, --race stops "
              "solving those far behind" + ("; " + brackets if dear_brackets else ""))
     elif warn is not None and dear_brackets:
