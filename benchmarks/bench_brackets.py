@@ -21,18 +21,12 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, ".."), HERE]
 
-HAND = "AK72.Q5.A963.KJ4"
+from levels import HAND, _seeds  # noqa: E402  (the same deals as levels.py)
+
 MODES = ("plain", "bound only", "bound, next value first")
-
-
-def _seeds(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def main() -> None:
