@@ -367,6 +367,7 @@ class _Problem:
             # values the caller knows the result lies within: only those are tested
             b_lo, b_hi = bounds
             sc = cc.scale * wscale
+            lo0, hi0 = lo, hi
             if b_lo is not None:
                 x = Fraction(b_lo) * sc
                 x = -((-x.numerator) // x.denominator)
@@ -378,8 +379,12 @@ class _Problem:
             if lo > hi:
                 raise BarbuError(f"bad bounds {tuple(bounds)}: no value of the position "
                                  "lies within them")
-            if (b_lo is None) != (b_hi is None):
-                self.near = -1 if b_hi is None else 1
+            # (a bound that narrows nothing, as a guaranteed value at the worst score,
+            # changes nothing: the usual order finds the bottom cheaper)
+            if b_hi is None and lo > lo0:
+                self.near = -1
+            elif b_lo is None and hi < hi0:
+                self.near = 1
         self.lo, self.hi = lo, hi
         # a paranoid declarer scored only for a few last tricks (No Last Two), every value
         # of the grid reachable: test from the top down. The test that fails just above
@@ -520,7 +525,8 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     bounds : (low, high), optional
         Values the caller *knows* the result lies within (either may be None): the
         search tests only the values inside, so a bound that does not hold gives a wrong
-        value. With one bound, the value next to it is tested first. The advisor passes
+        value. With one bound that narrows the range, the value next to it is tested
+        first. The advisor passes
         the bound a bet takes from the declarer's guaranteed value (:func:`score_sign`),
         which the bet often equals: the tests at or below it, which hold, are often the
         dearest of the bet's solve, and the one above it usually fails.
