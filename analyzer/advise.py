@@ -414,14 +414,10 @@ def _hinted(t: tuple, value: Callable[[int, int], Fraction | None]) -> tuple:
     not solved yet) gives one. In a contract where no seat scores above 0
     (:func:`analyzer.solve.score_sign`), the declarer's end of a bet, ``e_X - e_Y``
     maximised by X, is at least X's guaranteed value (Y's score only adds), and his net
-    objective ``(1 + 3 n) e_X - n (e_others)`` at least ``1 + 3 n`` times it. The solve
-    then tests the value just above it first and nothing below it: the bet often equals
-    the guaranteed value, and the tests at or below it, which hold, were the dearest
-    (the README hand's declarer ends: No Last Two x0.18 CPU, No King x0.08, No Hearts
-    x0.63, No Tricks x0.84, No Queens x0.85). Where no seat scores below 0 (Trumps) the
-    same reasoning bounds the bet from above, but there it lies well below the
-    guaranteed value and the bound cost more (Trumps in spades x1.36): not used
-    (BENCHMARKS.md, nineteenth session)."""
+    objective ``(1 + 3 n) e_X - n (e_others)`` at least ``1 + 3 n`` times it
+    (:func:`analyzer.solve.declarer_bet_bounds`). The solve then tests the value just
+    above it first and nothing below it (No Last Two's declarer ends on the README hand:
+    x0.18 CPU)."""
     kind, i, group = t[0], t[1], t[2]
     if kind not in ("bet", "net"):
         return t
@@ -432,10 +428,13 @@ def _hinted(t: tuple, value: Callable[[int, int], Fraction | None]) -> tuple:
             continue
         if kind == "bet" and x[1] != 0:
             continue  # the opponent's end: the declarer's value says nothing of it
-        v = value(i, k) if _sign(o) < 0 else None
+        v = value(i, k)
         if v is None:
             continue
-        hints[(k, x)] = ((1 if kind == "bet" else 1 + 3 * x) * v, None)
+        from analyzer.solve import declarer_bet_bounds
+        b = declarer_bet_bounds(_sign(o), v, 1 if kind == "bet" else 1 + 3 * x)
+        if b is not None:
+            hints[(k, x)] = b
     return (*t[:4], hints) if hints else t
 
 

@@ -142,9 +142,10 @@ def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
     A pure function of the task, run in whichever worker; no I/O.
     """
     from analyzer.dominoes import dominoes_first_seat
-    from analyzer.solve import score_sign
+    from analyzer.solve import declarer_bet_bounds, score_sign
     rules = task.rules
     contracts = [rules.contracts[cid] for cid in task.contracts]
+    signs = {c.id: score_sign(rules, c) for c in contracts}
     rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
     for i in range(task.start, task.stop):
         deal = deal_for(task.seed, i, rules.deck)
@@ -174,9 +175,9 @@ def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
                 targets = solved
             for c, trump, rank, v in targets:
                 t, k = _opt_names(trump, rank)
-                # where no seat scores above 0, the declarer's end is at least his
-                # guaranteed value: its solve starts there (analyzer.advise._hinted)
-                hint = {"bounds": (v, None)} if score_sign(rules, c) < 0 else {}
+                # the declarer's end starts from his guaranteed value where that bounds it
+                b = declarer_bet_bounds(signs[c.id], v)
+                hint = {} if b is None else {"bounds": b}
                 for opp in range(4):
                     if opp == decl:
                         continue
