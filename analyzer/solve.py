@@ -544,6 +544,100 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     return pb.run()
 
 
+def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                     contract: Contract | str, objectives: Sequence[Sequence[int]], *,
+                     trump: int | str | None = None, leader: int | str | Seat,
+                     seat: int | str | Seat, trick: Sequence[int] = (),
+                     tt_bits: int | None = None, nodes: list[int] | None = None
+                     ) -> tuple[Fraction, list[Fraction]]:
+    """``seat``'s guaranteed value, then each objective ``sum(w[p] * score[p])`` maximised
+    by ``seat`` alone, started from what the guaranteed value's search learnt.
+
+    Where no seat can score above 0 (:func:`score_sign` < 0), an objective with
+    ``w[seat] > 0`` and every other weight <= 0 (a bet ``e_X - e_Y``, a net ``(1 + 3 n)
+    e_X - n (e_others)``) is, from any position, at least ``w[seat]`` times the seat's
+    guaranteed value from there (the others' scores only add). So each such solve starts
+    from the guaranteed value's transposition table with every entry's lower bound
+    scaled by ``w[seat]`` and its upper bound dropped (restored afresh for each
+    objective: one objective's entries do not bound the next), and with the root bound
+    of :func:`declarer_bet_bounds`. Any other objective is solved on its own. The
+    values are those of :func:`solve`; only the work differs (No Last Two's declarer
+    ends of the bets on the README hand: x0.66 CPU, BENCHMARKS.md, twentieth session).
+    ``nodes``, if given, receives the search nodes of each solve, the guaranteed
+    value's first.
+    """
+    rules = load_rules(rules) if not isinstance(rules, Rules) else rules
+    x = _seat(seat, "seat")
+
+    def problem(**kw) -> _Problem:
+        return _Problem(deal_or_hands, rules, contract, trump, leader, kw.get("seat"), None,
+                        kw.get("weights"), kw.get("maximizers"), trick, None, tt_bits,
+                        None, kw.get("bounds"))
+
+    pg = problem(seat=x)
+    g = pg.run()
+    if nodes is not None:
+        nodes.append(int(pg.stats[0]))
+    sign = score_sign(rules, contract)
+    snap = None
+    out = []
+    for w in objectives:
+        w = [int(v) for v in w]
+        if len(w) != 4:
+            raise BarbuError(f"bad weights {w}: expected 4 numbers")
+        seeded = sign < 0 and w[x] > 0 and all(w[p] <= 0 for p in range(4) if p != x)
+        pb = problem(weights=w, maximizers=(x,),
+                     bounds=(w[x] * g, None) if seeded else None)
+        gw = int(pg.P[K.O_W + x])
+        bw = int(pb.P[K.O_W + x])
+        if (seeded and pg.grid and pb.words == pg.words and pb.cc.scale == pg.cc.scale
+                and gw > 0 and bw % gw == 0):
+            if snap is None:
+                snap = _table_snapshot(pg)
+            _table_seed(pb, pg, snap, bw // gw)
+        out.append(pb.run())
+        if nodes is not None:
+            nodes.append(int(pb.stats[0]))
+    return g, out
+
+
+def _table_snapshot(pg: _Problem) -> dict:
+    """The table ``pg`` left behind (its arrays stay in the thread's cache): its shape,
+    the pool rows it used, copies of the head keys and of the head / entry-hash array,
+    and which rows are entries; the rows are copied again with the bounds of an
+    objective (:func:`_table_seed`, the last factor's copy kept)."""
+    ttk, tte, ttd = _tt(pg.tt_bits, pg.words, pg.token)
+    n = 1 << pg.tt_bits
+    ents = (ttd[n:] & 0xFFFFFFFF) - 1
+    return {"bits": pg.tt_bits, "rows": int(pg.stats[13]), "ttk": ttk.copy(),
+            "ttd": ttd.copy(), "tte": tte[:int(pg.stats[13])].copy(),
+            "ents": ents[ents >= 0], "scaled": {}}
+
+
+def _table_seed(pb: _Problem, pg: _Problem, snap: dict, factor: int) -> None:
+    """Give ``pb`` the table of ``pg`` as the snapshot holds it, each entry's lower bound
+    times ``factor`` (a bound of ``pb``'s objective) and its upper bound dropped."""
+    rows = snap["rows"]
+    rows_f = snap["scaled"].get(factor)
+    if rows_f is None:
+        rows_f = snap["tte"].copy()
+        ents = snap["ents"]
+        lb = rows_f[ents, K.TE_LB].view(np.int64)
+        none = np.int64(-(1 << 40))
+        rows_f[ents, K.TE_LB] = np.where(lb > none, lb * factor, none).view(np.uint64)
+        rows_f[ents, K.TE_UB] = np.uint64(1 << 40)
+        snap["scaled"] = {factor: rows_f}  # one scaled copy at a time (memory)
+    ttk, tte, ttd = _tt(snap["bits"], pg.words, pg.token)
+    ttk[:] = snap["ttk"]
+    ttd[:] = snap["ttd"]
+    tte[:rows] = rows_f
+    pb.token = pg.token  # the same arrays, not emptied
+    pb.tt_bits = snap["bits"]
+    pb.P[K.P_TTBITS] = snap["bits"]
+    pb.P[K.P_TT_GROW] = pb.tt_grow and snap["bits"] < GROW_TT_BITS
+    pb.stats[13] = rows
+
+
 def score_sign(rules: Rules | str, contract: Contract | str) -> int:
     """-1 when no seat can score above 0 in the contract (every card, trick, bonus and
     Ravage City total <= 0), +1 when none can score below 0, else 0.
@@ -642,4 +736,4 @@ def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
 
 
 __all__ = ["solve", "solve_cards", "solve_all_seats", "solve_stats", "objective",
-           "card_name", "score_sign", "declarer_bet_bounds"]
+           "card_name", "score_sign", "declarer_bet_bounds", "solve_from_value"]

@@ -1,24 +1,19 @@
-"""The declarer's end of a doubling bracket, cold and from his guaranteed value's table.
+"""The declarer's ends of a doubling bracket, cold and from his guaranteed value's table.
 
-A measurement for a change not built yet, not a test:
+A benchmark, not a test:
 
     python benchmarks/warm_brackets.py no-last-two --deals 1,3,4
 
 Where no seat can score above 0 (``analyzer.solve.score_sign(rules, contract) < 0``),
 every lower bound that North's guaranteed-value solve stores for a position also bounds
 the bet ``e_N - e_Y`` at that position from below: North's paranoid play from there
-keeps ``e_N`` at least that, and ``-e_Y >= 0``. So the bet can start from that table
-with each entry's upper bound dropped (its lower bound and best lead kept; the keys do
-not depend on the objective). For each deal (the advisor's for the README hand, North,
-seed 1, North on lead) and each opponent Y the script solves the bet cold (with the
-root bound from the guaranteed value, as the advisor does) and warm (the guaranteed
-value solved again just before, in the same thread, and its table reused), checks that
-the two agree and prints both node counts and CPU seconds (one process,
-``time.process_time``; the guaranteed value's own solve is not in the warm figure).
-
-It reaches into ``analyzer.solve``'s private table cache (``_tt``, ``_Problem``): the
-advisor would need its value and bet solves of a deal in one worker, one after the
-other (BENCHMARKS.md, twentieth session).
+keeps ``e_N`` at least that, and ``-e_Y >= 0``. ``analyzer.solve.solve_from_value``
+solves the guaranteed value, then each bet from that table (upper bounds dropped). For
+each deal (the advisor's for the README hand, North, seed 1, North on lead) the script
+solves North's three bet ends cold (``solve`` with the root bound from the guaranteed
+value, as the advisor does) and warm, checks that they agree and prints the nodes and
+CPU seconds of each (one process, ``time.process_time``; the warm run's CPU is the whole
+``solve_from_value`` call less the guaranteed value's own solve, timed alone first).
 """
 
 from __future__ import annotations
@@ -27,8 +22,6 @@ import argparse
 import os
 import sys
 import time
-
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, ".."), HERE]
@@ -46,7 +39,6 @@ def main() -> None:
     from analyzer.errors import BarbuError
     from analyzer.rules import load_rules
     from analyzer.sampler import Sampler, sample_deals
-    from solvers import tricks as K
 
     try:
         rules = load_rules(a.rules)
@@ -58,50 +50,40 @@ def main() -> None:
     idx = _seeds(a.deals)
     deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
 
-    def problem(deal, **kw):
-        args = dict(trump=None, leader=0, seat=0, side=None, weights=None, maximizers=None,
-                    trick=(), whole_hand=None, tt_bits=None, node_limit=None, bounds=None)
-        args.update(kw)
-        return S._Problem(deal, rules, a.contract, **args)
-
     S.solve(deals[idx[0]], rules, "no-king", leader=0, seat=0)  # compile / load the kernels
     total = {"cold": [0, 0.0], "warm": [0, 0.0]}
     for i in idx:
-        for y in (1, 2, 3):
-            w = [1 if p == 0 else -1 if p == y else 0 for p in range(4)]
-            g = problem(deals[i])
-            gv = g.run()
-            cold = problem(deals[i], weights=w, maximizers=[0], seat=None, bounds=(gv, None))
+        d = deals[i]
+        t0 = time.process_time()
+        g, _ = S.solve_stats(d, rules, a.contract, leader=0, seat=0)
+        tg = time.process_time() - t0
+        ws = [[1 if p == 0 else -1 if p == y else 0 for p in range(4)] for y in (1, 2, 3)]
+        cold = []
+        for w in ws:
             t0 = time.process_time()
-            vc = cold.run()
-            tc = time.process_time() - t0
-            # the guaranteed value again, then its table with the upper bounds dropped
-            g = problem(deals[i])
-            if g.run() != gv:
-                raise BarbuError("the guaranteed value changed between two solves")
-            ttk, tte, ttd = S._tt(g.tt_bits, g.words, g.token)
-            n = 1 << g.tt_bits
-            ents = (ttd[n:] & 0xFFFFFFFF) - 1
-            tte[ents[ents >= 0], K.TE_UB] = np.uint64(1 << 40)
-            warm = problem(deals[i], weights=w, maximizers=[0], seat=None, bounds=(gv, None))
-            warm.token = g.token  # the same table, not emptied
-            warm.tt_bits = g.tt_bits  # after any growth
-            warm.P[K.P_TTBITS] = g.tt_bits
-            warm.P[K.P_TT_GROW] = g.tt_bits < S.GROW_TT_BITS
-            warm.stats[13] = g.stats[13]  # the pool rows in use
-            t0 = time.process_time()
-            vw = warm.run()
-            tw = time.process_time() - t0
-            if vw != vc:
-                raise BarbuError(f"deal {i}, Y={y}: warm {vw} against cold {vc}")
-            total["cold"][0] += int(cold.stats[0])
-            total["cold"][1] += tc
-            total["warm"][0] += int(warm.stats[0])
-            total["warm"][1] += tw
-            print(f"deal {i} Y={'NESW'[y]} G={gv} bet={vc}: cold {cold.stats[0]:,} nodes "
-                  f"{tc:.1f} s, warm {warm.stats[0]:,} nodes {tw:.1f} s", flush=True)
-    for k, (nodes, cpu) in total.items():
-        print(f"{k}: {nodes:,} nodes, {cpu:.1f} s")
+            v, st = S.solve_stats(d, rules, a.contract, leader=0, weights=w, maximizers=[0],
+                                  bounds=(g, None))
+            cold.append((v, st["nodes"], time.process_time() - t0))
+        nodes: list[int] = []
+        t0 = time.process_time()
+        g2, vals = S.solve_from_value(d, rules, a.contract, ws, leader=0, seat=0,
+                                      nodes=nodes)
+        tw = time.process_time() - t0 - tg
+        if g2 != g or vals != [c[0] for c in cold]:
+            raise BarbuError(f"deal {i}: warm {g2}, {vals} against cold {g}, "
+                             f"{[c[0] for c in cold]}")
+        for y, (v, n, t), nw in zip((1, 2, 3), cold, nodes[1:]):
+            print(f"deal {i} Y={'NESW'[y]} G={g} bet={v}: cold {n:,} nodes {t:.1f} s, "
+                  f"warm {nw:,} nodes", flush=True)
+        tc = sum(c[2] for c in cold)
+        print(f"deal {i}: the three ends cold {tc:.1f} s, warm {tw:.1f} s "
+              f"(guaranteed value {tg:.1f} s)", flush=True)
+        total["cold"][0] += sum(c[1] for c in cold)
+        total["cold"][1] += tc
+        total["warm"][0] += sum(nodes[1:])
+        total["warm"][1] += tw
+    for k, (nodes_, cpu) in total.items():
+        print(f"{k}: {nodes_:,} nodes, {cpu:.1f} s")
 
 
 if __name__ == "__main__":

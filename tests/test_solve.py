@@ -418,6 +418,57 @@ def test_known_bounds_narrow_the_tests_not_the_value() -> None:
     assert score_sign(rules, "dominoes") == 0
 
 
+def test_bets_from_the_guaranteed_values_table_keep_their_values() -> None:
+    """``solve_from_value``: where no seat scores above 0, the declarer's bets and nets
+    start from his guaranteed value's table (lower bounds scaled by his weight, upper
+    bounds dropped, restored for each objective). Every value equals a plain solve's
+    (barbu-32 and tournament negative contracts, mid-hand positions, every declarer,
+    bets against each opponent, nets with one and two doubles, and an objective that
+    cannot be seeded); the seeded solves take fewer nodes in all than plain ones with the
+    same root bound; in Trumps nothing is seeded (the same nodes as plain solves)."""
+    from analyzer.solve import solve_from_value, solve_stats
+    cases = 0
+    plain_nodes = seeded_nodes = 0
+    for preset, cards, n in (("barbu-32", 8, 14), ("tournament", 6, 6)):
+        rules = load_rules(preset)
+        cids = [c for c in ("no-tricks", "no-hearts", "no-queens", "no-king", "no-last",
+                            "no-last-two") if c in rules.contracts]
+        for k in range(n):
+            deal = random_deal(73000 + k, rules.deck, cards)
+            cid = cids[k % len(cids)]
+            x = k % 4
+            ws = [[1 if p == x else -1 if p == y else 0 for p in range(4)]
+                  for y in range(4) if y != x]
+            ws += [[4 if p == x else -1 for p in range(4)],
+                   [7 if p == x else -2 for p in range(4)],
+                   [1 if p in (x, (x + 1) % 4) else 0 for p in range(4)]]
+            nodes: list[int] = []
+            g, vals = solve_from_value(deal, rules, cid, ws, leader=(x + k) % 4, seat=x,
+                                       nodes=nodes)
+            assert g == solve(deal, rules, cid, leader=(x + k) % 4, seat=x)
+            for w, v, nw in zip(ws, vals, nodes[1:]):
+                v0, st = solve_stats(deal, rules, cid, leader=(x + k) % 4, weights=w,
+                                     maximizers=[x])
+                assert v == v0, (preset, k, cid, w)
+                if w[(x + 1) % 4] <= 0:
+                    # against a plain solve with the same root bound: what the table adds
+                    _, sb = solve_stats(deal, rules, cid, leader=(x + k) % 4, weights=w,
+                                        maximizers=[x], bounds=(w[x] * g, None))
+                    plain_nodes += sb["nodes"]
+                    seeded_nodes += nw
+                cases += 1
+    assert cases == 20 * 6 and seeded_nodes < plain_nodes, (seeded_nodes, plain_nodes)
+    rules = load_rules("tournament")
+    deal = random_deal(73100, 52, 6)
+    w = [1, -1, 0, 0]
+    nodes = []
+    _, (v,) = solve_from_value(deal, rules, "trumps", [w], trump="S", leader=0, seat=0,
+                               nodes=nodes)
+    v0, st = solve_stats(deal, rules, "trumps", trump="S", leader=0, weights=w,
+                         maximizers=[0])
+    assert (v, nodes[1]) == (v0, st["nodes"])
+
+
 def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cheap first (``analyzer.solve.PROBE``, notrump only): a node whose first move has
     not settled the test within a budget probes the other moves with a smaller one before
