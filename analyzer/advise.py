@@ -82,6 +82,9 @@ AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
 #: after 10 deals as after 20 (BENCHMARKS.md, "Advisor"): looking twice as often solves
 #: it on half the deals. ``auto`` still tests for separation every ``AUTO_STEP`` deals.
 RACE_STEP_52 = 10
+#: Solve the declarer's doubling solves of the option probably doubled right after its
+#: value, on the value's table (:func:`_fuse`); off only to measure what that saves.
+FUSE = True
 
 #: two-sided 99.9% Student t quantiles, degrees of freedom 1..30 (then 3.291): the
 #: ``race`` test, strict because it is made for every option after every batch.
@@ -290,6 +293,16 @@ def _work(item: tuple[str, int, tuple[tuple[int, Any], ...], Hands]
     out = []
     for k, x in group:
         o = _CTX["options"][k]
+        if kind == "value" and hints.get("fuse"):
+            # the value, then the declarer's doubling solves on its table (:func:`_fuse`)
+            from analyzer.solve import solve_from_value
+            fuse = hints["fuse"]
+            g, vals = solve_from_value(hands, rules, o.contract, [w for _, _, w in fuse],
+                                       trump=o.trump, leader=_leader(rules, seat),
+                                       seat=seat)
+            out.append(((kind, i, k, x), g))
+            out.extend(((kd, i, k, xd), v) for (kd, xd, _), v in zip(fuse, vals))
+            continue
         if kind == "value":
             v = _solve(rules, seat, hands, o)
         elif kind == "bet":
@@ -325,13 +338,19 @@ class _Runner:
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.running: set[tuple] = set()  # task keys handed to the pool, not back yet
         self.kept: dict[tuple, list] = {}  # results of ``ahead`` work, by task key
+        #: results a task gave beyond its own solves (a fused value task's doubling
+        #: solves, :func:`_fuse`), by solve key, until a task asks for them
+        self.extra: dict[tuple, Any] = {}
 
-    def map(self, items: list, ahead: Callable[[dict], tuple | None] | None = None
-            ) -> dict:
+    def map(self, items: list, ahead: Callable[[dict], tuple | None] | None = None,
+            fuse: Callable[[tuple, dict], tuple] | None = None) -> dict:
         """Every solve of ``items``, by solve key. ``ahead(partial)``, called each time a
         worker would be idle, returns a task to run meanwhile, or None; ``partial`` holds
-        the results of ``items`` so far."""
+        the results of ``items`` so far. ``fuse(task, partial)``, called as each task is
+        handed out, may return it with more solves to make (:func:`_fuse`); tasks are
+        handed out a few at a time so that it sees the results so far."""
         out: dict = {}
+        items = [t for t in items if not self._had(out, t)]
         if self.workers > 1 and self.pool is None and len(items) > 1:
             opts = _CTX["options"]
             kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
@@ -342,28 +361,37 @@ class _Runner:
                     warm.append(j)
                     kinds -= new
             for j in sorted(warm):
-                self._take(out, _work(items[j]))
+                self._take(out, _work(items[j]), items[j])
             items = [t for j, t in enumerate(items) if j not in warm]
             self.pool = mp.get_context("fork").Pool(self.workers)
         if self.pool is None:
             for t in items:
-                self._take(out, self.kept.pop(_task_key(t), None) or _work(t))
+                if not self._had(out, t):
+                    self._take(out, self.kept.pop(_task_key(t), None)
+                               or _work(fuse(t, out) if fuse is not None else t), t)
             return out
         wanted = set()
+        pending = []
         for t in items:
             tk = _task_key(t)
             if tk in self.kept:
-                self._take(out, self.kept.pop(tk))
+                self._take(out, self.kept.pop(tk), t)
             else:
                 wanted.add(tk)
                 if tk not in self.running:
-                    self._submit(tk, t)
+                    pending.append(t)
+        pending.reverse()
+        asked = {_task_key(t): t for t in items}
         while wanted:
-            while ahead is not None and len(self.running) < self.workers:
+            while pending and len(self.running) < 2 * self.workers:
+                t = pending.pop()
+                self._submit(_task_key(t), fuse(t, out) if fuse is not None else t)
+            while ahead is not None and not pending and len(self.running) < self.workers:
                 t = ahead(out)
                 if t is None:
                     ahead = None
-                elif _task_key(t) not in self.running and _task_key(t) not in self.kept:
+                elif (_task_key(t) not in self.running and _task_key(t) not in self.kept
+                      and not all(k in self.extra for k in _solve_keys(t))):
                     self._submit(_task_key(t), t)
             tk, res, err = self.queue.get()
             self.running.discard(tk)
@@ -371,20 +399,34 @@ class _Runner:
                 raise err
             if tk in wanted:
                 wanted.discard(tk)
-                self._take(out, res)
+                self._take(out, res, asked[tk])
             else:
                 self.kept[tk] = res
         return out
+
+    def _had(self, out: dict, t: tuple) -> bool:
+        """Did an earlier task give every solve of ``t`` (``extra``)? Then take them."""
+        keys = _solve_keys(t)
+        if not all(k in self.extra for k in keys):
+            return False
+        self._take(out, [(k, self.extra.pop(k)) for k in keys], t)
+        return True
 
     def _submit(self, tk: tuple, t: tuple) -> None:
         self.running.add(tk)
         self.pool.apply_async(_work, (t,), callback=lambda r: self.queue.put((tk, r, None)),
                               error_callback=lambda e: self.queue.put((tk, None, e)))
 
-    def _take(self, out: dict, res: list) -> None:
+    def _take(self, out: dict, res: list, t: tuple) -> None:
+        """The results of task ``t``: its own solves into ``out`` (each a tick of the
+        progress bar), any others kept in ``extra`` (ticked when a task asks for them)."""
+        own = set(_solve_keys(t))
         for key, v in res:
-            out[key] = v
-            self._tick()
+            if key in own:
+                out[key] = v
+                self._tick()
+            else:
+                self.extra[key] = v
 
     def _tick(self) -> None:
         self.done += 1
@@ -406,6 +448,52 @@ def _task_key(t: tuple) -> tuple:
     """A task's identity: kind, deal index and its solves (the hands follow the index;
     the bounds of :func:`_hinted` change how fast it runs, not its results)."""
     return t[0], t[1], t[2]
+
+
+def _solve_keys(t: tuple) -> list[tuple]:
+    """The keys ``(kind, deal index, k, x)`` of a task's solves."""
+    return [(t[0], t[1], k, x) for k, x in t[2]]
+
+
+def _leading(values: Sequence[Sequence[Fraction | None]], partial: Mapping[tuple, Any],
+             future: Mapping[int, float], active: Sequence[int]) -> int | None:
+    """The option with the best mean score (value plus future) on the deals solved so
+    far (``values``, then the ``"value"`` results in ``partial``); None before any."""
+    tot = {k: [0.0, 0] for k in active}
+    for row in values:
+        for k in active:
+            if row[k] is not None:
+                tot[k][0] += float(row[k])
+                tot[k][1] += 1
+    for (kind, _, k, _), v in partial.items():
+        if kind == "value" and k in tot:
+            tot[k][0] += float(v)
+            tot[k][1] += 1
+    means = {k: s / n + future.get(k, 0.0) for k, (s, n) in tot.items() if n}
+    return min(means, key=lambda k: (-means[k], k)) if means else None
+
+
+def _fuse(t: tuple, doubled: Callable[[int], bool]) -> tuple:
+    """Value task ``t`` with the declarer's doubling solves of its option added (the
+    declarer's end of the bet against each opponent, and his nets where the contract's
+    total is not fixed) when ``doubled(k)`` says that option's doubling will probably be
+    asked for, on 52 cards (one solve a task) where no seat scores above 0: the worker
+    solves them right after the value, starting from the value's transposition table
+    (:func:`analyzer.solve.solve_from_value`: No Last Two's declarer ends x0.66 CPU on
+    the README hand, BENCHMARKS.md, twentieth session). Scheduling only: the solves and
+    their values are the same as those of the doubling tasks (:class:`_Runner` keeps
+    them until those are asked for; a wrong guess costs time)."""
+    if t[0] != "value" or len(t[2]) != 1 or len(t) > 4 or not FUSE:
+        return t
+    k = t[2][0][0]
+    o = _CTX["options"][k]
+    if not _alone(o) or _sign(o) >= 0 or not doubled(k):
+        return t
+    x, r = _CTX["seat"], _CTX["rules"]
+    objs = [("bet", (y, 0), _bet_weights(x, y)) for y in _CTX["opponents"]]
+    if r.total(o.contract) is None:
+        objs += [("net", m, _net_weights(x, m)) for m in (1, 2)]
+    return (*t[:4], {"fuse": objs})
 
 
 def _hinted(t: tuple, value: Callable[[int, int], Fraction | None]) -> tuple:
@@ -981,7 +1069,18 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                                                  r.total(opts[k].contract) is None)
                                 for k in cand if _alone(opts[k])}, values, future, cand,
                                race, None if doubling == "all" else 1)
-            res = runner.map(_tasks("value", list(enumerate(new, base)), act), ahead)
+            fuse = None
+            if do_double:
+                def doubled(k: int, partial: Mapping[tuple, Any], act=act) -> bool:
+                    if fixed:
+                        return opts[k].contract.id == rem[0]
+                    if doubling == "all":
+                        return k in act
+                    return _leading(values, partial, future, act) == k
+
+                def fuse(t: tuple, partial: dict, doubled=doubled) -> tuple:
+                    return _fuse(t, lambda k: doubled(k, partial))
+            res = runner.map(_tasks("value", list(enumerate(new, base)), act), ahead, fuse)
             values.extend([res["value", i, k, None] if k in act else None for k in all_idx]
                           for i in range(base, len(deals)))
             if len(deals) >= n_cap:

@@ -255,6 +255,54 @@ def test_doubling_solves_start_from_the_guaranteed_value(monkeypatch):
     assert advise(HAND32, **kw) == d
 
 
+def test_fused_doubling_solves_give_the_same_advice(monkeypatch):
+    """The value task of the option probably doubled also makes the declarer's doubling
+    solves on the value's table (``_fuse``, on 52 cards; here 32-card tasks are made one
+    solve each so that it runs): the advice is the same with and without it, with one
+    worker and two, for the best option and for every option; the fused tasks did run
+    and their doubling solves were not made again."""
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    monkeypatch.setattr(A, "_alone", lambda o: not o.contract.is_dominoes)
+    fused = []
+    real = A._fuse
+
+    def spy(t, doubled):
+        f = real(t, doubled)
+        if f is not t:
+            fused.append(f)
+        return f
+    monkeypatch.setattr(A, "_fuse", spy)
+    calls = []
+    real_solve = A._solve
+
+    def count(rules, seat, hands, opt, weights=None, *a):
+        calls.append(weights is not None)
+        return real_solve(rules, seat, hands, opt, weights, *a)
+    monkeypatch.setattr(A, "_solve", count)
+    for doubling, remaining in (("best", "no-queens,no-king"),
+                                ("all", "no-queens,no-king,trumps")):
+        kw = dict(seat="W", rules=r, remaining=remaining, samples=6, seed=5,
+                  doubling=doubling)
+        out = {}
+        made = {}
+        for fuse in (False, True):
+            monkeypatch.setattr(A, "FUSE", fuse)
+            for workers in (1, 2):
+                fused.clear()
+                calls.clear()
+                out[fuse, workers] = advise(HAND32, workers=workers, **kw)
+                if workers == 1:
+                    assert bool(fused) == fuse
+                    made[fuse] = sum(calls)  # doubling solves made on their own
+                    n_fused = len(fused)
+        # the declarer's ends of the fused tasks were not made again (3 a deal; barbu-32's
+        # totals are fixed, so no nets)
+        assert made[False] - made[True] == n_fused * 3, (made, n_fused)
+        for d in out.values():
+            d.pop("workers")
+        assert out[True, 1] == out[False, 1] == out[True, 2] == out[False, 2]
+
+
 def test_split_is_weighed_against_playing():
     r = with_variants("barbu-32", doubles="any", undoubled_negative="split")
     d = advise(HAND32, seat="N", rules=r, remaining="no-tricks", samples=3, seed=1)
