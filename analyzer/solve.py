@@ -603,30 +603,34 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
 
 def _table_snapshot(pg: _Problem) -> dict:
     """The table ``pg`` left behind (its arrays stay in the thread's cache): its shape,
-    the pool rows it used, copies of the head keys and of the head / entry-hash array,
-    and which rows are entries; the rows are copied again with the bounds of an
-    objective (:func:`_table_seed`, the last factor's copy kept)."""
+    the pool rows it used with every entry's upper bound dropped, copies of the head keys
+    and of the head / entry-hash array, and which rows are entries. One copy of the rows:
+    their lower bounds are rescaled in place for each objective's factor
+    (:func:`_table_seed`)."""
     ttk, tte, ttd = _tt(pg.tt_bits, pg.words, pg.token)
     n = 1 << pg.tt_bits
+    rows = int(pg.stats[13])
     ents = (ttd[n:] & 0xFFFFFFFF) - 1
-    return {"bits": pg.tt_bits, "rows": int(pg.stats[13]), "ttk": ttk.copy(),
-            "ttd": ttd.copy(), "tte": tte[:int(pg.stats[13])].copy(),
-            "ents": ents[ents >= 0], "scaled": {}}
+    ents = ents[ents >= 0]
+    rows_c = tte[:rows].copy()
+    rows_c[ents, K.TE_UB] = np.uint64(1 << 40)
+    return {"bits": pg.tt_bits, "rows": rows, "ttk": ttk.copy(), "ttd": ttd.copy(),
+            "tte": rows_c, "ents": ents, "factor": 1}
 
 
 def _table_seed(pb: _Problem, pg: _Problem, snap: dict, factor: int) -> None:
     """Give ``pb`` the table of ``pg`` as the snapshot holds it, each entry's lower bound
     times ``factor`` (a bound of ``pb``'s objective) and its upper bound dropped."""
     rows = snap["rows"]
-    rows_f = snap["scaled"].get(factor)
-    if rows_f is None:
-        rows_f = snap["tte"].copy()
+    rows_f = snap["tte"]
+    if factor != snap["factor"]:
+        # (the bounds are the guaranteed value's times the last factor: exact to undo)
         ents = snap["ents"]
         lb = rows_f[ents, K.TE_LB].view(np.int64)
         none = np.int64(-(1 << 40))
-        rows_f[ents, K.TE_LB] = np.where(lb > none, lb * factor, none).view(np.uint64)
-        rows_f[ents, K.TE_UB] = np.uint64(1 << 40)
-        snap["scaled"] = {factor: rows_f}  # one scaled copy at a time (memory)
+        lb = np.where(lb > none, lb // snap["factor"] * factor, none)
+        rows_f[ents, K.TE_LB] = lb.view(np.uint64)
+        snap["factor"] = factor
     ttk, tte, ttd = _tt(snap["bits"], pg.words, pg.token)
     ttk[:] = snap["ttk"]
     ttd[:] = snap["ttd"]
