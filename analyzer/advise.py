@@ -366,9 +366,8 @@ class _Runner:
             self.pool = mp.get_context("fork").Pool(self.workers)
         if self.pool is None:
             for t in items:
-                if not self._had(out, t):
-                    self._take(out, self.kept.pop(_task_key(t), None)
-                               or _work(fuse(t, out) if fuse is not None else t), t)
+                self._take(out, self.kept.pop(_task_key(t), None)
+                           or _work(fuse(t, out) if fuse is not None else t), t)
             return out
         wanted = set()
         pending = []
@@ -455,21 +454,30 @@ def _solve_keys(t: tuple) -> list[tuple]:
     return [(t[0], t[1], k, x) for k, x in t[2]]
 
 
+def _scores(values: Sequence[Sequence[Fraction | None]], future: Mapping[int, float],
+            active: Sequence[int]) -> dict[int, dict[int, float]]:
+    """Per option of ``active``, its score (value plus future) on each deal solved so far
+    (floats: ranking only)."""
+    return {k: {j: float(v[k]) + future.get(k, 0.0) for j, v in enumerate(values)
+                if v[k] is not None} for k in active}
+
+
+def _with_partial(seen: Mapping[int, Mapping[int, float]], partial: Mapping[tuple, Any],
+                  future: Mapping[int, float]) -> tuple[dict, dict[int, float]]:
+    """``seen`` (:func:`_scores`) with the ``"value"`` results of a batch so far, and
+    each option's mean score."""
+    sc = {k: dict(d) for k, d in seen.items()}
+    for (kind, j, k, _), v in partial.items():
+        if kind == "value" and k in sc:
+            sc[k][j] = float(v) + future.get(k, 0.0)
+    return sc, {k: sum(d.values()) / len(d) for k, d in sc.items() if d}
+
+
 def _leading(values: Sequence[Sequence[Fraction | None]], partial: Mapping[tuple, Any],
              future: Mapping[int, float], active: Sequence[int]) -> int | None:
-    """The option with the best mean score (value plus future) on the deals solved so
-    far (``values``, then the ``"value"`` results in ``partial``); None before any."""
-    tot = {k: [0.0, 0] for k in active}
-    for row in values:
-        for k in active:
-            if row[k] is not None:
-                tot[k][0] += float(row[k])
-                tot[k][1] += 1
-    for (kind, _, k, _), v in partial.items():
-        if kind == "value" and k in tot:
-            tot[k][0] += float(v)
-            tot[k][1] += 1
-    means = {k: s / n + future.get(k, 0.0) for k, (s, n) in tot.items() if n}
+    """The option with the best mean score on the deals solved so far (``values``, then
+    the ``"value"`` results in ``partial``); None before any."""
+    _, means = _with_partial(_scores(values, future, active), partial, future)
     return min(means, key=lambda k: (-means[k], k)) if means else None
 
 
@@ -555,17 +563,12 @@ class _Ahead:
         self.active, self.race, self.top = tuple(active), race, top
         self.future = {k: future.get(k, 0.0) for k in self.active}
         #: per active option, its score on each deal solved so far (floats: ranking only)
-        self.seen = {k: {j: float(v[k]) + self.future[k] for j, v in enumerate(values)
-                         if v[k] is not None} for k in self.active}
+        self.seen = _scores(values, self.future, self.active)
 
     def __call__(self, partial: Mapping[tuple, Any]) -> tuple | None:
         if not self.tasks:
             return None
-        sc = {k: dict(d) for k, d in self.seen.items()}
-        for (kind, j, k, _), v in partial.items():
-            if kind == "value" and k in sc:
-                sc[k][j] = float(v) + self.future[k]
-        means = {k: sum(d.values()) / len(d) for k, d in sc.items() if d}
+        sc, means = _with_partial(self.seen, partial, self.future)
         if not means:
             order = [k for k in self.active if k in self.tasks]
         else:

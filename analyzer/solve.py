@@ -587,7 +587,7 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
             raise BarbuError(f"bad weights {w}: expected 4 numbers")
         seeded = sign < 0 and w[x] > 0 and all(w[p] <= 0 for p in range(4) if p != x)
         pb = problem(weights=w, maximizers=(x,),
-                     bounds=(w[x] * g, None) if seeded else None)
+                     bounds=declarer_bet_bounds(sign, g, w[x]) if seeded else None)
         gw = int(pg.P[K.O_W + x])
         bw = int(pb.P[K.O_W + x])
         if (seeded and pg.grid and pb.words == pg.words and pb.cc.scale == pg.cc.scale
