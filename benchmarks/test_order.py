@@ -62,9 +62,13 @@ def main() -> None:
     orders = [o for o in a.orders.split(",") if o]
     bad = [o for o in orders if o not in ORDERS]
     if bad:
-        raise SystemExit(f"unknown order {bad[0]!r}: expected {', '.join(ORDERS)}")
+        ap.error(f"unknown order {bad[0]!r}: expected {', '.join(ORDERS)}")
     bridge = a.contract == "notrump"
     rules = load_rules("bridge" if bridge else "tournament")
+    try:
+        trumps = rules.contract(a.contract).trumps
+    except BarbuError as e:
+        ap.error(str(e))
     if a.random:
         rng = np.random.default_rng(1)
         deals = [random_deal(rng, 52) for _ in range(a.random)]
@@ -76,7 +80,7 @@ def main() -> None:
         seat = [0] * len(deals)
 
     def problem(k: int) -> S._Problem:
-        trump = (k // 4) % 4 if rules.contract(a.contract).trumps else None
+        trump = (k // 4) % 4 if trumps else None
         side = (seat[k], (seat[k] + 2) % 4) if bridge else None
         return S._Problem(deals[k], rules, a.contract, trump, seat[k],
                           None if bridge else seat[k], side, None, None, (), None, None,
