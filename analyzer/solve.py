@@ -58,6 +58,9 @@ NEG_BET = True
 #: doubling brackets x0.94, No Last Two even; with trumps x1.03-1.04 (BENCHMARKS.md,
 #: eighteenth session).
 PROBE = (100, 5000, 5)
+#: A paranoid value scored by cards only is tested from the top down when it can take
+#: at least this many values (No Hearts' 16, not No Queens' 5; ``P_DOWN``).
+DOWN_MIN_VALUES = 8
 #: With one known bound (``solve(bounds=...)``), test the value next to it first; off
 #: only to measure what that saves (BENCHMARKS.md, nineteenth session).
 HINT_FIRST = True
@@ -394,6 +397,15 @@ class _Problem:
             for t in nz:
                 reach |= {r + wv[mx[0]] * t for r in reach}
             P[K.P_DOWN] = reach == set(range(lo, hi + g, g))
+        # scored by cards only, over many values (No Hearts): from the top down as well.
+        # The tests that fail above the value are cheap, those that hold dear: top-down
+        # runs one that holds, a binary search about two, one of them far below the value
+        # (No Hearts, nodes in all: 70 random deals x0.80, the README hand's deals 0-23
+        # x0.93, AK93.KJ4.A72.KQ5's 0-11 x0.84; No Tricks, by tricks, x1.15 on the random
+        # deals, so not there; BENCHMARKS.md, twenty-first session)
+        if (P[K.P_NEG] and not P[K.P_NEG_BET] and g and card_total != 0 and not nz
+                and (hi - lo) // g + 1 >= DOWN_MIN_VALUES):
+            P[K.P_DOWN] = 1
         P[K.P_EQ_SKIP] = EQ_SKIP
         # plays inside a trick use the killer move for the seats with one teammate, not
         # in a paranoid negative objective (bridge-like sides: fewer nodes; elsewhere

@@ -307,8 +307,9 @@ def test_table_rehash_keeps_every_entry() -> None:
 
 
 def test_top_down_tests() -> None:
-    """No Last Two's paranoid value is found by testing from the top down (``P_DOWN``),
-    and that order gives the brute-force value; other shapes keep the binary search."""
+    """No Last Two's and No Hearts' paranoid values are found by testing from the top down
+    (``P_DOWN``), and that order gives the brute-force value; other shapes keep the binary
+    search."""
     import analyzer.solve as S
     from solvers import tricks as K
     rules = load_rules("tournament")
@@ -322,8 +323,22 @@ def test_top_down_tests() -> None:
         w, mx = objective(seat=(k + 1) % 4)
         assert pb.run() == brute_value(game, w, mx), k
     assert downs == 24
+    # No Hearts (scored by cards only, many values) too: the brute-force value
+    downs = 0
+    for k in range(16):
+        deal = random_deal(700 + k, 52, 2 + k % 4)
+        game = TrickGame(rules, rules.contracts["no-hearts"], deal.hands, k % 4)
+        pb = S._Problem(deal, rules, "no-hearts", None, k % 4, (k + 1) % 4, None, None,
+                        None, (), None, None)
+        many = (pb.hi - pb.lo) // pb.grid + 1 >= S.DOWN_MIN_VALUES
+        assert pb.P[K.P_DOWN] == many, k
+        downs += many
+        w, mx = objective(seat=(k + 1) % 4)
+        assert pb.run() == brute_value(game, w, mx), k
+    assert downs >= 4  # (few hearts left: too few values, the binary search)
     deal = random_deal(9, 52, 5)
-    for cid, seat, side in (("no-queens", 0, None), ("no-last-two", None, "NS")):
+    for cid, seat, side in (("no-queens", 0, None), ("no-last-two", None, "NS"),
+                            ("no-tricks", 0, None), ("no-king", 0, None)):
         pb = S._Problem(deal, rules, cid, None, 0, seat, side, None, None, (), None, None)
         assert pb.P[K.P_DOWN] == 0, cid
 
