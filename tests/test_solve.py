@@ -313,29 +313,21 @@ def test_top_down_tests() -> None:
     import analyzer.solve as S
     from solvers import tricks as K
     rules = load_rules("tournament")
-    downs = 0
-    for k in range(24):
-        deal = random_deal(500 + k, 52, 2 + k % 4)
-        game = TrickGame(rules, rules.contracts["no-last-two"], deal.hands, k % 4)
-        pb = S._Problem(deal, rules, "no-last-two", None, k % 4, (k + 1) % 4, None, None,
-                        None, (), None, None)
-        downs += int(pb.P[K.P_DOWN])
-        w, mx = objective(seat=(k + 1) % 4)
-        assert pb.run() == brute_value(game, w, mx), k
-    assert downs == 24
-    # No Hearts (scored by cards only, many values) too: the brute-force value
-    downs = 0
-    for k in range(16):
-        deal = random_deal(700 + k, 52, 2 + k % 4)
-        game = TrickGame(rules, rules.contracts["no-hearts"], deal.hands, k % 4)
-        pb = S._Problem(deal, rules, "no-hearts", None, k % 4, (k + 1) % 4, None, None,
-                        None, (), None, None)
-        many = (pb.hi - pb.lo) // pb.grid + 1 >= S.DOWN_MIN_VALUES
-        assert pb.P[K.P_DOWN] == many, k
-        downs += many
-        w, mx = objective(seat=(k + 1) % 4)
-        assert pb.run() == brute_value(game, w, mx), k
-    assert downs >= 4  # (few hearts left: too few values, the binary search)
+    # No Last Two always; No Hearts (scored by cards only) where it can take many values
+    for cid, first, n in (("no-last-two", 500, 24), ("no-hearts", 700, 16)):
+        downs = 0
+        for k in range(n):
+            deal = random_deal(first + k, 52, 2 + k % 4)
+            game = TrickGame(rules, rules.contracts[cid], deal.hands, k % 4)
+            pb = S._Problem(deal, rules, cid, None, k % 4, (k + 1) % 4, None, None, None,
+                            (), None, None)
+            many = (pb.hi - pb.lo) // pb.grid + 1 >= S.DOWN_MIN_VALUES
+            assert pb.P[K.P_DOWN] == (cid == "no-last-two" or many), (cid, k)
+            downs += int(pb.P[K.P_DOWN])
+            w, mx = objective(seat=(k + 1) % 4)
+            assert pb.run() == brute_value(game, w, mx), (cid, k)
+        # (No Hearts with few hearts left: too few values, the binary search)
+        assert downs == n if cid == "no-last-two" else downs >= 4, cid
     deal = random_deal(9, 52, 5)
     for cid, seat, side in (("no-queens", 0, None), ("no-last-two", None, "NS"),
                             ("no-tricks", 0, None), ("no-king", 0, None)):
