@@ -392,20 +392,21 @@ class _Problem:
         # -> 613 M nodes; No Queens' five values: 10% more, so only up to four values)
         P[K.P_DOWN] = 0
         nz = [int(cc.tpl[k]) for k in range(1, self.tl + 1) if cc.tpl[k] != 0]
-        if P[K.P_NEG] and not P[K.P_NEG_BET] and g and card_total == 0 and len(nz) <= 2:
+        paranoid = P[K.P_NEG] and not P[K.P_NEG_BET] and g
+        if paranoid and card_total == 0 and len(nz) <= 2:
             reach = {0}  # the sums of any of those tricks' points
             for t in nz:
                 reach |= {r + wv[mx[0]] * t for r in reach}
             P[K.P_DOWN] = reach == set(range(lo, hi + g, g))
-        # scored by cards only, over many values (No Hearts): from the top down as well.
-        # The tests that fail above the value are cheap, those that hold dear: top-down
-        # runs one that holds, a binary search about two, one of them far below the value
-        # (No Hearts, nodes in all: 70 random deals x0.80, the README hand's deals 0-23
-        # x0.93, AK93.KJ4.A72.KQ5's 0-11 x0.84; No Tricks, by tricks, x1.15 on the random
-        # deals, so not there; BENCHMARKS.md, twenty-first session)
-        if (P[K.P_NEG] and not P[K.P_NEG_BET] and g and card_total != 0 and not nz
-                and (hi - lo) // g + 1 >= DOWN_MIN_VALUES):
-            P[K.P_DOWN] = 1
+        elif paranoid and card_total != 0 and not nz:
+            # scored by cards only, over many values (No Hearts): from the top down too.
+            # The tests that fail above the value are cheap, those that hold dear:
+            # top-down runs one that holds, a binary search about two, one of them far
+            # below the value (No Hearts, nodes in all: 70 random deals x0.80, the README
+            # hand's deals 0-23 x0.93, AK93.KJ4.A72.KQ5's 0-11 x0.84; No Tricks, by
+            # tricks, x1.15 on the random deals, so not there; BENCHMARKS.md,
+            # twenty-first session)
+            P[K.P_DOWN] = (hi - lo) // g + 1 >= DOWN_MIN_VALUES
         P[K.P_EQ_SKIP] = EQ_SKIP
         # plays inside a trick use the killer move for the seats with one teammate, not
         # in a paranoid negative objective (bridge-like sides: fewer nodes; elsewhere
