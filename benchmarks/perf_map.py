@@ -45,7 +45,7 @@ def main() -> None:
                     help="notrump (20 full deals), no-tricks (30 positions of 10 cards), or "
                          "CONTRACT:DEALS, e.g. no-queens:0-2: the README hand's seed-1 "
                          "advisor deals (North's guaranteed value, North leads)")
-    ap.add_argument("--dump", default="_search",
+    ap.add_argument("--dump", default="_node",
                     help="comma-separated name prefixes whose code to dump to /tmp")
     a = ap.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="barbu-perf-")

@@ -78,13 +78,20 @@ Mid-trick positions are searched directly; whole-hand bonuses and Ravage City us
 little path state (sole taker of the tricks, sole taker of the scoring cards, cards of
 each suit taken by each seat), which is part of the exact key.
 
-Numba note: recursive calls pass ``np.int64`` values, never bare literals, so that the
-self-recursive ``_search`` compiles to one signature (several overloads of a recursive
-function crash numba 0.68 when reloaded from the cache).
+Numba notes: recursive calls pass ``np.int64`` values, never bare literals, so that the
+self-recursive ``_node`` compiles to one signature (several overloads of a recursive
+function crash numba 0.68 when reloaded from the cache). ``_node`` takes ``mbuf`` and
+scalars only and rebuilds its other arrays from their addresses (``mbuf[MB_CTX]``,
+written by ``_search``): numba passes an array as 7-9 words, so a recursive call with all
+twelve copied about 95 words a node, and in some builds (by the size of the stack frame,
+that is by chance) those copies ran six times slower, the whole search twice
+(BENCHMARKS.md, twenty-third session).
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from solvers.config import NUMBA_OPTS
 
@@ -201,6 +208,8 @@ STATS_SIZE = LV_REC + LV_RECW * LV_MAXREC if LEVEL_STATS else 16
 #: The row of ``mbuf`` (one row a ply, 56 used) whose column 0 holds the node count at
 #: which a probe stops (0: no probe running).
 MB_PROBE = 63
+#: The row of ``mbuf`` with the addresses and shapes of the search's arrays (``_search``).
+MB_CTX = 62
 
 # mask indices
 M_FORCED = 0
@@ -2642,13 +2651,102 @@ def _level_record(hands, leader, tl, needed, result, nodes, stats):
         stats[LV_NREC] += 1
 
 
+def _view_codegen(dtype, ndim):
+    """Code of an intrinsic (address, shape...) -> C-contiguous array without an owner."""
+    def codegen(context, builder, signature, args):
+        arrty = signature.return_type
+        ary = make_array(arrty)(context, builder)
+        dt = context.get_data_type(dtype)
+        isz = context.get_abi_sizeof(dt)
+        data = builder.inttoptr(args[0], dt.as_pointer())
+        shape = list(args[1:1 + ndim])
+        strides = []
+        acc = context.get_constant(types.intp, isz)
+        for k in range(ndim - 1, -1, -1):
+            strides.insert(0, acc)
+            acc = builder.mul(acc, shape[k])
+        populate_array(ary, data=data, shape=shape, strides=strides,
+                       itemsize=context.get_constant(types.intp, isz), meminfo=None)
+        return ary._getvalue()
+    return codegen
+
+
+@intrinsic
+def _u64v(typingctx, addr, n):
+    """The n uint64 at address ``addr``, as an array (no owner: the caller keeps it)."""
+    return types.Array(types.uint64, 1, "C")(types.int64, types.int64), \
+        _view_codegen(types.uint64, 1)
+
+
+@intrinsic
+def _i64v(typingctx, addr, n):
+    """The n int64 at address ``addr``, as an array."""
+    return types.Array(types.int64, 1, "C")(types.int64, types.int64), \
+        _view_codegen(types.int64, 1)
+
+
+@intrinsic
+def _u64m(typingctx, addr, n0, n1):
+    """The n0 x n1 uint64 at address ``addr``, as a C-contiguous array."""
+    return types.Array(types.uint64, 2, "C")(types.int64, types.int64, types.int64), \
+        _view_codegen(types.uint64, 2)
+
+
 @njit(**NUMBA_OPTS)
 def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, masks,
             ttk, tte, ttd, kbuf, mbuf, relbuf, stats):
     """Null-window test: can the maximisers make the value from here >= ``needed``?
 
     On return ``relbuf[4 * tl + nt]`` holds the cards whose rank the answer relies on.
+    The recursion (``_node``) takes its arrays from ``mbuf[MB_CTX]`` (their addresses and
+    shapes, written here; module notes), so every array must be C-contiguous, as
+    ``np.zeros`` and ``.copy()`` make them, and stay alive for the call (it does: the
+    caller holds it).
     """
+    c = mbuf[MB_CTX]
+    c[0] = np.int64(hands.ctypes.data)
+    c[1] = np.int64(tbuf.ctypes.data)
+    c[2] = np.int64(rcnt.ctypes.data)
+    c[3] = np.int64(P.ctypes.data)
+    c[4] = np.int64(masks.ctypes.data)
+    c[5] = np.int64(ttk.ctypes.data)
+    c[6] = np.int64(tte.ctypes.data)
+    c[7] = np.int64(ttd.ctypes.data)
+    c[8] = np.int64(kbuf.ctypes.data)
+    c[9] = np.int64(relbuf.ctypes.data)
+    c[10] = np.int64(stats.ctypes.data)
+    c[11] = hands.shape[0]
+    c[12] = tbuf.shape[0]
+    c[13] = rcnt.shape[0]
+    c[14] = P.shape[0]
+    c[15] = masks.shape[0]
+    c[16] = ttk.shape[0]
+    c[17] = ttk.shape[1]
+    c[18] = tte.shape[0]
+    c[19] = tte.shape[1]
+    c[20] = ttd.shape[0]
+    c[21] = kbuf.shape[0]
+    c[22] = kbuf.shape[1]
+    c[23] = relbuf.shape[0]
+    c[24] = stats.shape[0]
+    return _node(mbuf, nt, leader, tl, needed, st_t, st_c, only)
+
+
+@njit(**NUMBA_OPTS)
+def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
+    """``_search``'s recursion: the same test, its arrays rebuilt from ``mbuf[MB_CTX]``."""
+    c = mbuf[MB_CTX]
+    hands = _u64v(c[0], c[11])
+    tbuf = _i64v(c[1], c[12])
+    rcnt = _i64v(c[2], c[13])
+    P = _i64v(c[3], c[14])
+    masks = _u64v(c[4], c[15])
+    ttk = _u64m(c[5], c[16], c[17])
+    tte = _u64m(c[6], c[18], c[19])
+    ttd = _i64v(c[7], c[20])
+    kbuf = _u64m(c[8], c[21], c[22])
+    relbuf = _u64v(c[9], c[23])
+    stats = _i64v(c[10], c[24])
     w = P[O_W:O_W + 4]
     pts = P[O_PTS:O_PTS + 64]
     tpl = P[O_TPL:O_TPL + 16]
@@ -2947,9 +3045,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
                                     (rem & masks[M_SCORING]) != 0)
                     res = v + adj >= needed
                 else:
-                    res = _search(hands, tbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, rcnt,
-                                  MINUS1, P, masks,
-                                  ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
+                    res = _node(mbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, MINUS1)
                     crel = relbuf[child]
                 if by_rank:
                     crel |= _bit(wc)
@@ -2957,9 +3053,7 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
                     for i in range(4):
                         rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             else:
-                res = _search(hands, tbuf, nt + 1, leader, tl, needed, st_t, st_c, rcnt, MINUS1,
-                              P, masks,
-                              ttk, tte, ttd, kbuf, mbuf, relbuf, stats)
+                res = _node(mbuf, nt + 1, leader, tl, needed, st_t, st_c, MINUS1)
                 crel = relbuf[child]
             hands[p] |= b
             if bud:
