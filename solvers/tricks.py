@@ -2799,10 +2799,15 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             wi = _winner_index(tbuf, base, P[P_TRUMP])
             win = (leader + wi) % 4
             wc = tbuf[base + wi]
+            # the winner's rank is relied on only where a card it beat is of a seat of
+            # another weight (or where path state scores who took what): re-ranking the
+            # last trick among seats of one weight leaves the value as it is
             rel1 = np.uint64(0)
+            path = P[P_BONUS_T] != 0 or P[P_BONUS_C] != 0 or P[P_RAVAGE] != 0
             for i in range(4):
                 if i != wi and (tbuf[base + i] >> 4) == (wc >> 4):
-                    rel1 = _bit(wc)
+                    if path or w[(leader + i) % 4] != w[win]:
+                        rel1 = _bit(wc)
             nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
             adj = _terminal(P, nst_t, nst_c, rcnt, True, False)
             if P[P_RAVAGE] != 0:
@@ -3030,12 +3035,15 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                 tp = tpl[tl]
                 tmask = np.uint64(0)
                 by_rank = False
+                by_w = False  # a card the winner beat is of a seat of another weight
                 for i in range(4):
                     cc = tbuf[base + i]
                     tp += pts[cc]
                     tmask |= _bit(cc)
                     if i != wi and (cc >> 4) == (wc >> 4):
                         by_rank = True
+                        if w[(leader + i) % 4] != w[win]:
+                            by_w = True
                 v = w[win] * tp
                 nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
                 rem = hands[0] | hands[1] | hands[2] | hands[3]
@@ -3044,6 +3052,11 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     adj = _terminal(P, nst_t, nst_c, rcnt, rem == 0,
                                     (rem & masks[M_SCORING]) != 0)
                     res = v + adj >= needed
+                    # the hand ends here: who wins matters only for his points (as on
+                    # the last trick above)
+                    if not (by_w or P[P_BONUS_T] != 0 or P[P_BONUS_C] != 0 or
+                            P[P_RAVAGE] != 0):
+                        by_rank = False
                 else:
                     res = _node(mbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, MINUS1)
                     crel = relbuf[child]
