@@ -1096,12 +1096,14 @@ def _neg_bounds(hands, leader, tl, P, scm):
                 oth |= hq
                 if hq != 0:
                     tops |= 1 << HIGHEST[hq]
+        # (both tests below need every card under the defenders' lowest to be D's: the
+        # owners of the cards down to that one, keyed, fix the rest)
         if oth == 0:
             pass  # the suit lengths say that nobody else holds the suit
         elif (oth & ((1 << HIGHEST[my]) - 1)) == 0:
-            rel |= _bit(16 * s + HIGHEST[my])
+            rel |= _bit(16 * s + LOWEST[oth])
         elif _duck_safe(my, oth):
-            rel |= _bit(16 * s + LOWEST[my])
+            rel |= _bit(16 * s + LOWEST[oth])
         else:
             safe = False
             break
@@ -1109,7 +1111,7 @@ def _neg_bounds(hands, leader, tl, P, scm):
             # lead the lowest card; the defenders follow higher, at worst with their best
             if _duck_safe(my & (my - 1), oth & ~tops):
                 exit_ok = True
-                rel |= _bit(16 * s + LOWEST[my])
+                rel |= _bit(16 * s + LOWEST[oth])
     if safe and exit_ok:
         return 1, 0, rel
     if leader == D:
