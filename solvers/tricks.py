@@ -1360,8 +1360,10 @@ def _neg_lose1(hands, leader, tl, P):
       holds ``s`` but no card of it below ``l`` (he must follow above it). True when it
       does for every suit ``L`` may lead.
 
-    The rel cards are those ``l``: with the suit lengths, the owners of the cards down
-    to ``l`` fix how many cards of ``s`` each hand holds below ``l``.
+    The rel cards: for each suit, the lowest card of the defender who plays above ``l``
+    (the exit's, the leader's, or the one who must follow): with the suit lengths, the
+    owners of the cards down to it fix that he holds none below it, while ``D`` holds
+    one (``l``) there, whatever the cards under it.
     """
     D = P[P_NEG] - 1
     rel = np.uint64(0)
@@ -1380,7 +1382,7 @@ def _neg_lose1(hands, leader, tl, P):
                     continue
                 hq = _lane(hands[q], s)
                 if hq != 0 and (hq & below) == 0:
-                    return True, _bit(16 * s + l)
+                    return True, _bit(16 * s + LOWEST[hq])
         return False, rel
     for s in range(4):
         if s == HEARTS and skip_hearts:
@@ -1391,11 +1393,19 @@ def _neg_lose1(hands, leader, tl, P):
             continue
         l = LOWEST[my]
         below = (1 << l) - 1
-        rel |= _bit(16 * s + l)
         if (hl & below) == 0:
+            rel |= _bit(16 * s + LOWEST[hl])
             continue
-        if _lead_forces(hands, D, leader, s, below):
+        q2 = -1
+        for q in range(4):
+            if q != D and q != leader:
+                hq = _lane(hands[q], s)
+                if hq != 0 and (hq & below) == 0:
+                    q2 = q
+                    break
+        if q2 < 0:
             return False, rel
+        rel |= _bit(16 * s + LOWEST[_lane(hands[q2], s)])
     return True, rel
 
 
