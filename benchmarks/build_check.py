@@ -15,6 +15,11 @@ processes, alternately
 and prints the CPU seconds of each run and the ratio of the medians. A ratio well above
 1 (``--warn``, default 1.3) means the cached build is a slow one: exit status 1.
 
+Twenty-third session: the slow builds met then were slow compiled afresh too, and the
+time was the recursive call's copy of its ~95 argument words, slow or fast by the stack
+frame's size; the recursion now passes 16 (``solvers.tricks._node``). Compare the CPU
+with the previous build's, not only cache against fresh.
+
 Usage::
 
     python benchmarks/build_check.py [--repeat 3] [--warn 1.3]
