@@ -435,7 +435,7 @@ class _Problem:
         kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
         # a row a ply: moves in columns 0-15, their scores in 16-28, the ply's killer
         # move in 31 (kept from one null-window test to the next); row K.MB_PROBE: where
-        # a probe stops
+        # a probe stops; row K.MB_CTX: the addresses and shapes of the search's arrays
         mbuf = np.zeros((64, 32), dtype=np.int64)
         relbuf = np.zeros(64, dtype=np.uint64)
         rcnt = np.zeros(16, dtype=np.int64)
