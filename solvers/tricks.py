@@ -2341,15 +2341,21 @@ def _runs(lq, ip):
 
 
 @njit(**NUMBA_OPTS)
-def _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf, ply, first, masks, kil):
+def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
     ``first`` (the table's best move) goes first; ``kil`` (a card that refuted a sibling
     position's first try at this ply, or -1) scores ``KILLER_W`` more (a lead) or
     ``KILLER_F`` (a play inside a trick). Returns the number of moves (in
     ``mbuf[ply, :n]``) and the bitboard of the cards left out as equivalent to a higher
-    card of the same hand.
+    card of the same hand. Called once a node: like ``_node`` it rebuilds its arrays
+    from ``mbuf[MB_CTX]`` rather than take them (about 40 words a call).
     """
+    c = mbuf[MB_CTX]
+    hands = _u64v(c[0], c[11])
+    tbuf = _i64v(c[1], c[12])
+    P = _i64v(c[3], c[14])
+    masks = _u64v(c[4], c[15])
     w = P[O_W:O_W + 4]
     pts = P[O_PTS:O_PTS + 64]
     tpl = P[O_TPL:O_TPL + 16]
@@ -3007,8 +3013,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
     else:
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
         kil = mbuf[ply, 31] - 1 if use_kil else np.int64(-1)
-        n, skipped = _order(hands, tbuf, base, nt, p, tl, legal, P, mbuf,
-                            ply, first, masks, kil)
+        n, skipped = _order(base, nt, p, tl, legal, mbuf, ply, first, kil)
     result = not ismax
     best = -1
     rel = np.uint64(0)
