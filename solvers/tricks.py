@@ -1276,18 +1276,26 @@ def _neg_exit_after(hands, D, q, t, u):
 
 
 @njit(**NUMBA_OPTS)
-def _lead_forces(hands, D, leader, s, below):
-    """Does a lead of suit ``s`` by ``leader`` under the declarer ``D``'s lowest card of it
-    (``below``: the ranks under that card) force him to take the trick? Yes when each of
-    the two other seats is void in ``s`` or holds a card under his: all three defenders
-    can then stay under every card he may play."""
+def _follows_above(hands, D, leader, s, below):
+    """The first seat other than ``D`` and ``leader`` that holds suit ``s`` but no card of
+    it among the ranks ``below`` (the ranks under ``D``'s lowest card of ``s``): it must
+    follow above that card. -1 when none does."""
     for q in range(4):
         if q == D or q == leader:
             continue
         hq = _lane(hands[q], s)
         if hq != 0 and (hq & below) == 0:
-            return False
-    return True
+            return q
+    return -1
+
+
+@njit(**NUMBA_OPTS)
+def _lead_forces(hands, D, leader, s, below):
+    """Does a lead of suit ``s`` by ``leader`` under the declarer ``D``'s lowest card of it
+    (``below``: the ranks under that card) force him to take the trick? Yes when each of
+    the two other seats is void in ``s`` or holds a card under his: all three defenders
+    can then stay under every card he may play."""
+    return _follows_above(hands, D, leader, s, below) < 0
 
 
 @njit(**NUMBA_OPTS)
@@ -1396,13 +1404,7 @@ def _neg_lose1(hands, leader, tl, P):
         if (hl & below) == 0:
             rel |= _bit(16 * s + LOWEST[hl])
             continue
-        q2 = -1
-        for q in range(4):
-            if q != D and q != leader:
-                hq = _lane(hands[q], s)
-                if hq != 0 and (hq & below) == 0:
-                    q2 = q
-                    break
+        q2 = _follows_above(hands, D, leader, s, below)
         if q2 < 0:
             return False, rel
         rel |= _bit(16 * s + LOWEST[_lane(hands[q2], s)])
@@ -2669,6 +2671,22 @@ def _level_record(hands, leader, tl, needed, result, nodes, stats):
         stats[LV_NREC] += 1
 
 
+@njit(**NUMBA_OPTS)
+def _rank_scores(tbuf, base, leader, wi, w, P):
+    """On a trick that ends the hand (card ``wi`` wins): does the winner's rank decide the
+    value? Only where it beat a card of its suit held by a seat of another objective
+    weight, or where path state (whole-hand bonuses, Ravage City) scores who took what:
+    re-ranking seats of one weight leaves the value as it is."""
+    path = P[P_BONUS_T] != 0 or P[P_BONUS_C] != 0 or P[P_RAVAGE] != 0
+    wc = tbuf[base + wi]
+    win = (leader + wi) % 4
+    for i in range(4):
+        if i != wi and (tbuf[base + i] >> 4) == (wc >> 4) and (
+                path or w[(leader + i) % 4] != w[win]):
+            return True
+    return False
+
+
 def _view_codegen(dtype, ndim):
     """Code of an intrinsic (address, shape...) -> C-contiguous array without an owner."""
     def codegen(context, builder, signature, args):
@@ -2820,12 +2838,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             # the winner's rank is relied on only where a card it beat is of a seat of
             # another weight (or where path state scores who took what): re-ranking the
             # last trick among seats of one weight leaves the value as it is
-            rel1 = np.uint64(0)
-            path = P[P_BONUS_T] != 0 or P[P_BONUS_C] != 0 or P[P_RAVAGE] != 0
-            for i in range(4):
-                if i != wi and (tbuf[base + i] >> 4) == (wc >> 4):
-                    if path or w[(leader + i) % 4] != w[win]:
-                        rel1 = _bit(wc)
+            rel1 = _bit(wc) if _rank_scores(tbuf, base, leader, wi, w, P) else np.uint64(0)
             nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
             adj = _terminal(P, nst_t, nst_c, rcnt, True, False)
             if P[P_RAVAGE] != 0:
@@ -3052,15 +3065,12 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                 tp = tpl[tl]
                 tmask = np.uint64(0)
                 by_rank = False
-                by_w = False  # a card the winner beat is of a seat of another weight
                 for i in range(4):
                     cc = tbuf[base + i]
                     tp += pts[cc]
                     tmask |= _bit(cc)
                     if i != wi and (cc >> 4) == (wc >> 4):
                         by_rank = True
-                        if w[(leader + i) % 4] != w[win]:
-                            by_w = True
                 v = w[win] * tp
                 nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
                 rem = hands[0] | hands[1] | hands[2] | hands[3]
@@ -3071,9 +3081,8 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     res = v + adj >= needed
                     # the hand ends here: who wins matters only for his points (as on
                     # the last trick above)
-                    if not (by_w or P[P_BONUS_T] != 0 or P[P_BONUS_C] != 0 or
-                            P[P_RAVAGE] != 0):
-                        by_rank = False
+                    if by_rank:
+                        by_rank = _rank_scores(tbuf, base, leader, wi, w, P)
                 else:
                     res = _node(mbuf, ZERO, win, tl - 1, needed - v, nst_t, nst_c, MINUS1)
                     crel = relbuf[child]
