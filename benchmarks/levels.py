@@ -9,7 +9,11 @@ and ``solvers/`` into a cache folder with ``solvers.tricks.LEVEL_STATS`` switche
 (numba compiles the counters in there, in a cache of its own: the first run compiles
 for about a minute), solves, and prints for each number of tricks left: the
 trick-boundary nodes reached, those searched move by move (no bound or table entry
-decided them), and how many of those held (the maximisers reached the test's value).
+decided them), how many of those held (the maximisers reached the test's value), and
+the nodes at any seat where a move after the first one tried settled the test (outside
+cheap-first probes) with the nodes the earlier moves took there (nested: an ordering's
+misses; a node inside another's earlier moves counts at both). ``--test V`` runs the
+single null-window test "value >= V" on a fresh table.
 
 ``--dump-tl T --every K`` records every K-th node searched move by move with T tricks
 left (hands, leader, the value tested, the answer, the nodes its search took) and
@@ -80,6 +84,9 @@ def main() -> None:
                     help="a doubling-bracket solve instead of North's guaranteed value: "
                          "OPP:END, e.g. S:S (North against South, South's end: "
                          "w = e_S - e_N, South maximises) or E:N (North's end)")
+    ap.add_argument("--test", type=int, default=None,
+                    help="only the null-window test 'value >= V' (V in the contract's "
+                         "points), alone on a fresh table")
     a = ap.parse_args()
     copy = _instrumented_copy()
     os.environ["NUMBA_CACHE_DIR"] = str(copy / "numba-cache")
@@ -117,13 +124,17 @@ def main() -> None:
             kw = dict(leader=0, seat=0, side=None, weights=None, maximizers=None)
             kw.update(bet)
             jobs.append((f"deal {i}", deals[i], kw))
-    tot = [[0, 0, 0] for _ in range(14)]
+    tot = [[0, 0, 0, 0, 0] for _ in range(14)]
     out = open(a.out, "w") if a.out else None
     for name, deal, kw in jobs:
         pb = _Problem(deal, rules, cid, trump=trump or None,
                       trick=(), whole_hand=None, tt_bits=None, node_limit=None, **kw)
         pb.stats[K.LV_TL] = a.dump_tl
         pb.stats[K.LV_EVERY] = a.every if a.dump_tl else 0
+        if a.test is not None:
+            # (scaled like the grid: the value's points times the problem's scale)
+            t = int(pb.fraction(1).denominator * a.test)
+            pb.lo, pb.hi = t - pb.grid, t
         v = pb.run()
         st = pb.stats
         print(f"{name}: value {v}, {int(st[0]):,} nodes, {int(st[1])} tests", flush=True)
@@ -131,6 +142,8 @@ def main() -> None:
             tot[tl][0] += int(st[K.LV_SEEN + tl])
             tot[tl][1] += int(st[K.LV_OPEN + tl])
             tot[tl][2] += int(st[K.LV_HELD + tl])
+            tot[tl][3] += int(st[K.LV_LATE + tl])
+            tot[tl][4] += int(st[K.LV_WASTE + tl])
         for k in range(int(st[K.LV_NREC])):
             o = K.LV_REC + K.LV_RECW * k
             hands = [[card_name(c) for c in range(52)
@@ -144,13 +157,15 @@ def main() -> None:
                 out.write(json.dumps(rec) + "\n")
     if out:
         out.close()
-    print("| tricks left | boundary nodes | searched | held | held % |")
-    print("|---|---|---|---|---|")
+    print("| tricks left | boundary nodes | searched | held | held % | late cuts "
+          "| nodes before them |")
+    print("|---|---|---|---|---|---|---|")
     for tl in range(13, 0, -1):
-        seen, opened, held = tot[tl]
+        seen, opened, held, late, waste = tot[tl]
         if seen:
             pct = f"{100 * held / opened:.0f}" if opened else "-"
-            print(f"| {tl} | {seen:,} | {opened:,} | {held:,} | {pct} |")
+            print(f"| {tl} | {seen:,} | {opened:,} | {held:,} | {pct} | {late:,} "
+                  f"| {waste:,} |")
 
 
 if __name__ == "__main__":

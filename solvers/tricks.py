@@ -191,7 +191,11 @@ TOP_KEYED = 0         # an entry always keys the owners of this many top cards a
 # them), ``stats[LV_HELD + tl]`` those of them whose test held; and every
 # ``stats[LV_EVERY]``-th searched node with ``stats[LV_TL]`` tricks left is recorded in
 # ``stats[LV_REC:]``, ``LV_RECW`` slots each (the four hands, the leader, ``needed``, the
-# result, the nodes its search took), ``stats[LV_NREC]`` of them, at most ``LV_MAXREC``.
+# result, the nodes its search took), ``stats[LV_NREC]`` of them, at most ``LV_MAXREC``;
+# ``stats[LV_LATE + tl]`` the nodes with ``tl`` tricks left (at any seat of the trick)
+# where a move after the first tried settled the test, outside probes, and
+# ``stats[LV_WASTE + tl]`` the nodes their earlier moves took (nested: a node inside
+# another's earlier moves counts at both).
 LEVEL_STATS = False
 LV_SEEN = 16
 LV_OPEN = 32
@@ -199,7 +203,9 @@ LV_HELD = 48
 LV_TL = 64
 LV_EVERY = 65
 LV_NREC = 66
-LV_REC = 72
+LV_LATE = 72
+LV_WASTE = 88
+LV_REC = 104
 LV_RECW = 8
 LV_MAXREC = 1000
 STATS_SIZE = LV_REC + LV_RECW * LV_MAXREC if LEVEL_STATS else 16
@@ -3044,6 +3050,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
     # (BENCHMARKS.md, eighteenth session).
     probe = P[P_PROBE] > 0 and tl >= P[P_PROBE_TL] and n > 1 and mbuf[MB_PROBE, 0] == 0
     done = np.uint64(0)  # the moves searched to the end (none settled the test)
+    n_c0 = n0
     deferred = False
     built = False
     for ps in range(2 if probe else 1):
@@ -3055,6 +3062,8 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                 continue
             if bud:
                 mbuf[MB_PROBE, 0] = stats[0] + (P[P_PROBE_FIRST] if k == 0 else P[P_PROBE])
+            if LEVEL_STATS:
+                n_c0 = stats[0]
             hands[p] &= ~b
             tbuf[base + nt] = c
             crel = np.uint64(0)
@@ -3106,6 +3115,9 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     # the first move finished in its budget: the usual order goes on
                     bud = False
             if (ismax and res) or ((not ismax) and (not res)):
+                if LEVEL_STATS and k > 0 and stats[8] == 0 and mbuf[MB_PROBE, 0] == 0:
+                    stats[LV_LATE + tl] += 1
+                    stats[LV_WASTE + tl] += n_c0 - n0
                 result = res
                 best = c
                 rel = crel
