@@ -61,6 +61,10 @@ PROBE = (100, 5000, 5)
 #: A paranoid value scored by cards only is tested from the top down when it can take
 #: at least this many values (No Hearts' 16, not No Queens' 5; ``P_DOWN``).
 DOWN_MIN_VALUES = 8
+#: In a paranoid negative objective whose tricks do not all score the same, the
+#: defenders' plays inside a trick use the killer move (``solvers.tricks.P_KILL_F``); off
+#: only to measure what that saves.
+NEG_KILL = True
 #: With one known bound (``solve(bounds=...)``), test the value next to it first; off
 #: only to measure what that saves (BENCHMARKS.md, nineteenth session).
 HINT_FIRST = True
@@ -408,12 +412,17 @@ class _Problem:
             # twenty-first session)
             P[K.P_DOWN] = (hi - lo) // g + 1 >= DOWN_MIN_VALUES
         P[K.P_EQ_SKIP] = EQ_SKIP
-        # plays inside a trick use the killer move for the seats with one teammate, not
-        # in a paranoid negative objective (bridge-like sides: fewer nodes; elsewhere
-        # more, measured: BENCHMARKS.md, fifteenth session)
+        # plays inside a trick use the killer move for the seats with one teammate
+        # (bridge-like sides: fewer nodes; elsewhere more, BENCHMARKS.md, fifteenth
+        # session); in a paranoid negative objective, for the three defenders where the
+        # tricks left do not all score the same (No Queens, No Last Two, No Hearts,
+        # No King; in No Tricks more nodes: BENCHMARKS.md, twenty-fourth session)
         kind = [(int(P[K.O_W + i]), (int(P[K.P_MAXMASK]) >> i) & 1) for i in range(4)]
-        P[K.P_KILL_F] = 0 if P[K.P_NEG] and not P[K.P_NEG_BET] else sum(
-            1 << i for i in range(4) if kind.count(kind[i]) == 2)
+        if P[K.P_NEG] and not P[K.P_NEG_BET]:
+            d = int(P[K.P_NEG]) - 1
+            P[K.P_KILL_F] = 15 & ~(1 << d) if NEG_KILL and uni < self.tl else 0
+        else:
+            P[K.P_KILL_F] = sum(1 << i for i in range(4) if kind.count(kind[i]) == 2)
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)
