@@ -417,11 +417,11 @@ class _Problem:
         # session); in a paranoid negative objective, for the three defenders where the
         # tricks left do not all score the same (No Queens, No Last Two, No Hearts,
         # No King; in No Tricks more nodes: BENCHMARKS.md, twenty-fourth session)
-        kind = [(int(P[K.O_W + i]), (int(P[K.P_MAXMASK]) >> i) & 1) for i in range(4)]
         if P[K.P_NEG] and not P[K.P_NEG_BET]:
             d = int(P[K.P_NEG]) - 1
             P[K.P_KILL_F] = 15 & ~(1 << d) if NEG_KILL and uni < self.tl else 0
         else:
+            kind = [(int(P[K.O_W + i]), (int(P[K.P_MAXMASK]) >> i) & 1) for i in range(4)]
             P[K.P_KILL_F] = sum(1 << i for i in range(4) if kind.count(kind[i]) == 2)
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
