@@ -174,6 +174,8 @@ TE_P = 7
 NTE = 8
 
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
+DDIS_NL_W = -16       # the same for the declarer where the tricks left score apart (No Last Two)
+DLEAD_NL_W = 64       # there, the declarer's lead: weight of each choice the defenders have
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
 DSC_W = -96          # a defender's lead: a suit where the declarer holds a scoring card
@@ -2426,10 +2428,11 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
         nopt = 0
-        if nt == 0 and ln != 0 and tpl[tl] == tpl[1] and not long_first:
+        if nt == 0 and ln != 0 and (tpl[tl] == tpl[1] or p == negd) and not long_first:
             # a lead: the fewer choices the other side has in the suit, the smaller the
-            # proof tends to be (not where the last tricks score apart, as in No Last
-            # Two: more nodes there). A choice is a run of a hand's cards among those in
+            # proof tends to be (where the last tricks score apart, as in No Last Two,
+            # only the declarer's leads, weighing DLEAD_NL_W a choice: the defenders'
+            # cost more nodes). A choice is a run of a hand's cards among those in
             # play (a void hand's, of all its suits: its discards) in No Tricks and where
             # one side plays alone against three with trumps; elsewhere each card counts
             # (fewer nodes), except a void hand's in notrump
@@ -2448,7 +2451,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                     else:
                         nopt += POPCOUNT[lq]
         # the suit's share of a lead's score
-        sadd = -OPT_W * nopt
+        sadd = -(OPT_W if tpl[tl] == tpl[1] else DLEAD_NL_W) * nopt
         if long_first:
             sadd = DLEN_W * POPCOUNT[_lane(hands[negd], s)]
         if nt == 0 and ln != 0 and negd >= 0 and tpl[tl] == tpl[1]:
@@ -2550,10 +2553,12 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
-            if nt > 0 and s != led and negd >= 0 and tpl[tl] == tpl[1]:
-                # a discard in a negative contract: from a short suit first (not where
-                # the last tricks score apart: more nodes in No Last Two)
-                sc += DIS_W * POPCOUNT[_lane(hands[p], s)]
+            if nt > 0 and s != led and negd >= 0 and (tpl[tl] == tpl[1] or p == negd):
+                # a discard in a negative contract: from a short suit first (where the
+                # last tricks score apart, only the declarer's, by DDIS_NL_W a card: a
+                # void lets him shed the cards that would take the last tricks; the
+                # defenders' cost more nodes there)
+                sc += (DIS_W if tpl[tl] == tpl[1] else DDIS_NL_W) * POPCOUNT[_lane(hands[p], s)]
             if negd >= 0 and p != negd and nt == 0:
                 # a defender's lead: a suit the declarer is void in lets him discard
                 if _lane(hands[negd], s) == 0:
