@@ -176,6 +176,7 @@ NTE = 8
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
 DDIS_NL_W = -16       # the same for the declarer where the tricks left score apart (No Last Two)
 DLEAD_NL_W = 64       # there, the declarer's lead: weight of each choice the defenders have
+DLEAD_CARDS_W = 128   # the same where only cards score (No Queens, No Hearts, No King)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
 DSC_W = -96          # a defender's lead: a suit where the declarer holds a scoring card
@@ -2432,10 +2433,11 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             # a lead: the fewer choices the other side has in the suit, the smaller the
             # proof tends to be (where the last tricks score apart, as in No Last Two,
             # only the declarer's leads, weighing DLEAD_NL_W a choice: the defenders'
-            # cost more nodes). A choice is a run of a hand's cards among those in
-            # play (a void hand's, of all its suits: its discards) in No Tricks and where
-            # one side plays alone against three with trumps; elsewhere each card counts
-            # (fewer nodes), except a void hand's in notrump
+            # cost more nodes; where only cards score, his weigh DLEAD_CARDS_W: fewer
+            # nodes in No Queens, more in No Tricks). A choice is a run of a hand's cards
+            # among those in play (a void hand's, of all its suits: its discards) in No
+            # Tricks and where one side plays alone against three with trumps; elsewhere
+            # each card counts (fewer nodes), except a void hand's in notrump
             for j in range(1, 4):
                 q = (p + j) % 4
                 if ((P[P_MAXMASK] >> q) & 1) != ((P[P_MAXMASK] >> p) & 1):
@@ -2451,7 +2453,12 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                     else:
                         nopt += POPCOUNT[lq]
         # the suit's share of a lead's score
-        sadd = -(OPT_W if tpl[tl] == tpl[1] else DLEAD_NL_W) * nopt
+        if tpl[tl] != tpl[1]:
+            sadd = -DLEAD_NL_W * nopt
+        elif p == negd and tpl[1] == 0:
+            sadd = -DLEAD_CARDS_W * nopt
+        else:
+            sadd = -OPT_W * nopt
         if long_first:
             sadd = DLEN_W * POPCOUNT[_lane(hands[negd], s)]
         if nt == 0 and ln != 0 and negd >= 0 and tpl[tl] == tpl[1]:
