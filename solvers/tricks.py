@@ -174,8 +174,9 @@ TE_P = 7
 NTE = 8
 
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
-DDIS_NL_W = -16       # the same for the declarer where the tricks left score apart (No Last Two)
-DLEAD_NL_W = 64       # there, the declarer's lead: weight of each choice the defenders have
+DDIS_W = -16          # the same for the declarer's discards
+DLEAD_NL_W = 64       # where the tricks left score apart (No Last Two), the declarer's lead:
+                      # weight of each choice the defenders have in the suit
 DLEAD_CARDS_W = 128   # the same where only cards score (No Queens, No Hearts, No King)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
@@ -2561,11 +2562,11 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
             if nt > 0 and s != led and negd >= 0 and (tpl[tl] == tpl[1] or p == negd):
-                # a discard in a negative contract: from a short suit first (where the
-                # last tricks score apart, only the declarer's, by DDIS_NL_W a card: a
-                # void lets him shed the cards that would take the last tricks; the
-                # defenders' cost more nodes there)
-                sc += (DIS_W if tpl[tl] == tpl[1] else DDIS_NL_W) * POPCOUNT[_lane(hands[p], s)]
+                # a discard in a negative contract: from a short suit first, the
+                # declarer's by DDIS_W a card (his voids let him shed the cards that would
+                # take tricks), the defenders' by DIS_W (not where the last tricks score
+                # apart: more nodes in No Last Two)
+                sc += (DDIS_W if p == negd else DIS_W) * POPCOUNT[_lane(hands[p], s)]
             if negd >= 0 and p != negd and nt == 0:
                 # a defender's lead: a suit the declarer is void in lets him discard
                 if _lane(hands[negd], s) == 0:
