@@ -2560,12 +2560,6 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             else:
                 sc += r
             sc += sadd
-            if nt > 0 and negd >= 0 and p != negd and tpl[tl] != tpl[1] and \
-                    (c >> 4) == led and c > wc:
-                # where the tricks left score apart (No Last Two): a defender who can
-                # win the trick (and the lead, which the declarer would shed his cards
-                # from) does it with his cheapest winner first, then his cards under it
-                sc += 32 - 2 * r
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
