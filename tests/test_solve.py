@@ -359,24 +359,27 @@ def test_alike_moves_are_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_bets_on_negative_contracts_use_the_declarers_lower_bounds(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A bet "declarer minus opponents" on a contract where every point is <= 0 (a
-    double's bracket, the net under doubles) takes the paranoid declarer's lower bounds
-    (the opponents' points only add to the value) where every trick scores the same, and
-    drops the quick-trick cuts: the same values as without them, on fewer nodes in all. 7-card No Tricks positions of
-    both 52-card presets; elsewhere (No Queens) the shape is not used."""
+    """A bet "declarer minus opponents" on a notrump contract where every point is <= 0
+    (a double's bracket, the net under doubles) takes the paranoid declarer's shape (his
+    lower bounds stand: the opponents' points only add to the value) and drops the
+    quick-trick cuts: the same values as without it, on fewer nodes in all. 7-card
+    positions of both 52-card presets, every negative contract; with trumps the shape
+    is not used."""
     import analyzer.solve as S
     from solvers import tricks as K
     presets = (load_rules("tournament"), load_rules("fr-52"))
-    nq = S._Problem(random_deal(1, 52, 7), presets[0], "no-queens", None, 0, None, None,
+    tr = S._Problem(random_deal(1, 52, 7), presets[0], "trumps", 0, 0, None, None,
                     [1, -1, 0, 0], [0], (), None, None)
-    assert nq.P[K.P_NEG] == 0 and nq.P[K.P_NEG_BET] == 0
+    assert tr.P[K.P_NEG] == 0 and tr.P[K.P_NEG_BET] == 0
+    contracts = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "no-king")
     nodes = {True: 0, False: 0}
-    for k in range(12):
+    for k in range(20):
         rules = presets[k % 2]
+        contract = contracts[k % 5]
         deal = random_deal(71000 + k, 52, 7)
         x = k % 4
         w = [0, 0, 0, 0]
-        w[x], w[(x + 1 + k // 4) % 4] = 1, -1
+        w[x], w[(x + 1 + k % 3) % 4] = 1, -1
         if k % 3 == 0:
             w = [-1, -1, -1, -1]
             w[x] = 4
@@ -384,14 +387,14 @@ def test_bets_on_negative_contracts_use_the_declarers_lower_bounds(
         vals = {}
         for on in (True, False):
             monkeypatch.setattr(S, "NEG_BET", on)
-            pb = S._Problem(deal, rules, "no-tricks", None, kw["leader"], None, None, w,
+            pb = S._Problem(deal, rules, contract, None, kw["leader"], None, None, w,
                             [x], (), None, None)
             assert pb.P[K.P_NEG_BET] == on
             # (the quick-trick cuts, which say what a seat can take, go with the shape)
-            assert pb.P[K.P_QT] == (not on)
-            vals[on], st = S.solve_stats(deal, rules, "no-tricks", **kw)
+            assert pb.P[K.P_QT] == 0 or not on
+            vals[on], st = S.solve_stats(deal, rules, contract, **kw)
             nodes[on] += st["nodes"]
-        assert vals[True] == vals[False], (k, vals)
+        assert vals[True] == vals[False], (k, contract, vals)
     assert nodes[True] < nodes[False], nodes
 
 
