@@ -57,8 +57,8 @@ Speed-ups, after Bo Haglund's description of DDS:
   leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
   ``_neg_after``); for a bet of such a declarer against opponents (``P_NEG_BET``: the
   opponents' points, all <= 0, weigh < 0, so they only add to the value) the same lower
-  bounds, the upper ones left out (``analyzer.solve`` sets it only where every trick
-  scores the same); the last trick is played out directly;
+  bounds, the upper ones left out (``analyzer.solve`` sets it wherever every point is
+  <= 0, as in every negative contract); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
