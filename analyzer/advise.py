@@ -511,9 +511,10 @@ def _hinted(t: tuple, value: Callable[[int, int], Fraction | None]) -> tuple:
     (:func:`analyzer.solve.score_sign`), the declarer's end of a bet, ``e_X - e_Y``
     maximised by X, is at least X's guaranteed value (Y's score only adds), and his net
     objective ``(1 + 3 n) e_X - n (e_others)`` at least ``1 + 3 n`` times it
-    (:func:`analyzer.solve.declarer_bet_bounds`). The solve then tests the value just
-    above it first and nothing below it (No Last Two's declarer ends on the README hand:
-    x0.18 CPU)."""
+    (:func:`analyzer.solve.declarer_bet_bounds`); where the contract's total is fixed
+    the bet is also at most ``2 G - total`` (exact when G is the whole total). The solve
+    then tests the value just above G first and nothing outside them (No Last Two's
+    declarer ends on the README hand: x0.18 CPU)."""
     kind, i, group = t[0], t[1], t[2]
     if kind not in ("bet", "net"):
         return t
@@ -528,7 +529,8 @@ def _hinted(t: tuple, value: Callable[[int, int], Fraction | None]) -> tuple:
         if v is None:
             continue
         from analyzer.solve import declarer_bet_bounds
-        b = declarer_bet_bounds(_sign(o), v, 1 if kind == "bet" else 1 + 3 * x)
+        b = declarer_bet_bounds(_sign(o), v, 1 if kind == "bet" else 1 + 3 * x,
+                                _CTX["rules"].total(o.contract))
         if b is not None:
             hints[(k, x)] = b
     return (*t[:4], hints) if hints else t

@@ -223,6 +223,15 @@ class _Problem:
         total_pts = sum(int(cc.pts[card_bitpos(x)]) for x in in_pos) + \
             sum(int(cc.tpl[k]) for k in range(1, self.tl + 1))
         card_total = sum(int(cc.pts[card_bitpos(x)]) for x in in_pos)
+        #: the points the rest of the hand hands out whatever the play (None where that
+        #: varies): a whole hand's ``Rules.total``, else the additive points in play
+        #: (declarer_bet_bounds)
+        self.total: Fraction | None = None
+        if game.whole_hand and not game.trick and self.tl == rules.tricks_per_hand:
+            self.total = rules.total(c)
+        elif not (whole and (cc.bonus_tricks is not None or cc.bonus_cards is not None)) \
+                and cc.ravage is None and cc.stop_mask == 0:
+            self.total = Fraction(total_pts, cc.scale)
         adj_t = int(cc.bonus_tricks * s) - total_pts if bonus_t else 0
         adj_c = int(cc.bonus_cards * s) - card_total if bonus_c else 0
         rav = int(cc.ravage * s) if cc.ravage is not None else 0
@@ -385,9 +394,9 @@ class _Problem:
                                  "lies within them")
             # (a bound that narrows nothing, as a guaranteed value at the worst score,
             # changes nothing: the usual order finds the bottom cheaper)
-            if b_hi is None and lo > lo0:
+            if b_lo is not None and lo > lo0:
                 self.near = -1
-            elif b_lo is None and hi < hi0:
+            elif b_hi is not None and hi < hi0:
                 self.near = 1
         self.lo, self.hi = lo, hi
         # a paranoid declarer scored only for a few last tricks (No Last Two), every value
@@ -582,8 +591,10 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
     guaranteed value from there (the others' scores only add). So each such solve starts
     from the guaranteed value's transposition table with every entry's lower bound
     scaled by ``w[seat]`` and its upper bound dropped (restored afresh for each
-    objective: one objective's entries do not bound the next), and with the root bound
-    of :func:`declarer_bet_bounds`. Any other objective is solved on its own. The
+    objective: one objective's entries do not bound the next), and with the root bounds
+    of :func:`declarer_bet_bounds` (from above too for a bet or a net where the
+    position's total is fixed: such a net, or a bet when the seat's guaranteed value is
+    the whole total, is exact without a search). Any other objective is solved on its own. The
     values are those of :func:`solve`; only the work differs (No Last Two's declarer
     ends of the bets on the README hand: x0.66 CPU, BENCHMARKS.md, twentieth session).
     ``nodes``, if given, receives the search nodes of each solve, the guaranteed
@@ -609,8 +620,18 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
         if len(w) != 4:
             raise BarbuError(f"bad weights {w}: expected 4 numbers")
         seeded = sign < 0 and w[x] > 0 and all(w[p] <= 0 for p in range(4) if p != x)
-        pb = problem(weights=w, maximizers=(x,),
-                     bounds=declarer_bet_bounds(sign, g, w[x]) if seeded else None)
+        rest = sorted(w[p] for p in range(4) if p != x)
+        # a bet or a net: bounded from above too where the total is fixed
+        shaped = (w[x] == 1 and rest == [-1, 0, 0]) or (
+            rest[0] == rest[2] < 0 and w[x] == 1 - 3 * rest[0])
+        bounds = declarer_bet_bounds(sign, g, w[x], pg.total if shaped else None) \
+            if seeded else None
+        if bounds is not None and bounds[0] == bounds[1]:
+            out.append(bounds[0])  # exact: nothing to search
+            if nodes is not None:
+                nodes.append(0)
+            continue
+        pb = problem(weights=w, maximizers=(x,), bounds=bounds)
         gw = int(pg.P[K.O_W + x])
         bw = int(pb.P[K.O_W + x])
         if (seeded and pg.grid and pb.words == pg.words and pb.cc.scale == pg.cc.scale
@@ -688,8 +709,9 @@ def score_sign(rules: Rules | str, contract: Contract | str) -> int:
     return 0
 
 
-def declarer_bet_bounds(sign: int, guaranteed: Fraction, factor: int = 1
-                        ) -> tuple[Fraction, None] | None:
+def declarer_bet_bounds(sign: int, guaranteed: Fraction, factor: int = 1,
+                        total: Fraction | None = None
+                        ) -> tuple[Fraction, Fraction | None] | None:
     """``bounds`` for the declarer's end of a bet (``factor`` 1: ``e_X - e_Y`` maximised
     by X) or for his net under ``n`` doubles a pair (``factor`` ``1 + 3 n``), from his
     guaranteed value on the same deal and the contract's :func:`score_sign`.
@@ -700,8 +722,24 @@ def declarer_bet_bounds(sign: int, guaranteed: Fraction, factor: int = 1
     of the CPU with the bound. Where none scores below 0 (Trumps) the bound from above is
     sound too, but the bet lies well below it and it cost more (Trumps in spades x1.36):
     None, as for contracts that score both ways (BENCHMARKS.md, nineteenth session).
+
+    ``total``: the points the position hands out whatever the play (a whole deal's
+    :meth:`Rules.total`), if known; then the value is bounded from above as well. The
+    others can hold X to his guaranteed value ``G``, and as they score ``total - e_X``
+    between them, each <= 0, Y scores at least that: ``e_X - e_Y <= 2 G - total``
+    (exact when X's guaranteed value is the whole total). A net is then a function of
+    ``e_X`` alone, ``(1 + 4 n) e_X - n total``: exact.
     """
-    return (factor * guaranteed, None) if sign < 0 else None
+    if sign >= 0:
+        return None
+    g = Fraction(guaranteed)
+    if total is None:
+        return (factor * g, None)
+    if factor == 1:
+        return (g, 2 * g - total)
+    n = Fraction(factor - 1, 3)
+    v = (1 + 4 * n) * g - n * total
+    return (v, v)
 
 
 def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,

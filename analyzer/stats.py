@@ -176,7 +176,7 @@ def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
             for c, trump, rank, v in targets:
                 t, k = _opt_names(trump, rank)
                 # the declarer's end starts from his guaranteed value where that bounds it
-                b = declarer_bet_bounds(signs[c.id], v)
+                b = declarer_bet_bounds(signs[c.id], v, total=rules.total(c))
                 hint = {} if b is None else {"bounds": b}
                 for opp in range(4):
                     if opp == decl:

@@ -221,8 +221,9 @@ def test_doubling_report_on_a_32_card_preset_with_doubles():
 
 def test_doubling_solves_start_from_the_guaranteed_value(monkeypatch):
     """The declarer's end of a bet (and his net under doubles) is at least his guaranteed
-    value where no seat scores above 0: the doubling solves skip the tests below it
-    (``_hinted``). The bounds hold on every deal; the opponent's end, Trumps (where the
+    value where no seat scores above 0, and where the contract's total is fixed, at most
+    twice that less the total (the net: exactly a function of it): the doubling solves
+    skip the tests outside (``_hinted``). The bounds hold on every deal; the opponent's end, Trumps (where the
     bound would be from above) and Dominoes get none; the advice is the same without
     them."""
     r = with_variants("barbu-32", doubles="any", redouble=True)
@@ -235,17 +236,19 @@ def test_doubling_solves_start_from_the_guaranteed_value(monkeypatch):
         g = {k: A._solve(r, 0, hands, opts[k]) for k in (0, 1)}
         t = A._hinted(("bet", 0, ((0, (1, 0)), (0, (1, 1)), (1, (2, 0)), (2, (3, 0))),
                        hands), lambda j, k: g.get(k))
-        assert t[4] == {(0, (1, 0)): (g[0], None)}
+        total = r.total("no-queens")  # fixed: the bet is bounded from above too
+        assert t[4] == {(0, (1, 0)): (g[0], 2 * g[0] - total)}
         for y in (1, 2, 3):
             v = A._solve(r, 0, hands, opts[0], A._bet_weights(0, y), (0,))
-            assert v >= g[0]
+            assert g[0] <= v <= 2 * g[0] - total
             assert A._solve(r, 0, hands, opts[0], A._bet_weights(0, y), (0,),
                             (g[0], None)) == v
             # (the bound from above in Trumps holds too, though unused)
             assert A._solve(r, 0, hands, opts[1], A._bet_weights(0, y), (0,)) <= g[1]
         n = A._hinted(("net", 0, ((0, 2),), hands), lambda j, k: g[k])
-        assert n[4] == {(0, 2): (7 * g[0], None)}
-        assert A._solve(r, 0, hands, opts[0], A._net_weights(0, 2), (0,)) >= 7 * g[0]
+        # (and a net is a function of the declarer's score alone: exact)
+        assert n[4] == {(0, 2): (9 * g[0] - 2 * total, 9 * g[0] - 2 * total)}
+        assert A._solve(r, 0, hands, opts[0], A._net_weights(0, 2), (0,)) == n[4][(0, 2)][0]
         # no value yet: the task as it was
         assert A._hinted(t[:4], lambda j, k: None) == t[:4]
     kw = dict(seat="W", rules=r, remaining="no-king,trumps", samples=3, seed=4,

@@ -428,6 +428,49 @@ def test_known_bounds_narrow_the_tests_not_the_value() -> None:
     assert score_sign(rules, "dominoes") == 0
 
 
+def test_a_fixed_total_bounds_bets_from_above_and_fixes_nets() -> None:
+    """Where no seat scores above 0 and a whole hand hands out a fixed total T, the
+    declarer X's end of a bet lies within [G, 2 G - T] (G his guaranteed value: the
+    others can hold him to G, and Y takes at least T - e_X) and his net under n doubles
+    a pair is exactly (1 + 4 n) G - n T; ``declarer_bet_bounds`` says so, and the plain
+    solves agree (whole barbu-32 deals, every negative contract, every declarer; the
+    upper bound is reached on some deals, and a bet is exact when G = T)."""
+    from analyzer.solve import declarer_bet_bounds, score_sign, solve_from_value
+    rules = load_rules("barbu-32")
+    cids = [c for c in ("no-tricks", "no-hearts", "no-queens", "no-king", "no-last",
+                        "no-last-two") if c in rules.contracts]
+    tight = exact = 0
+    for k in range(12):
+        deal = random_deal(74000 + k, 32)
+        cid = cids[k % len(cids)]
+        x, y, lead = k % 4, (k + 1 + k // 4) % 4, (k // 2) % 4
+        if y == x:
+            y = (x + 2) % 4
+        total = rules.total(cid)
+        sign = score_sign(rules, cid)
+        assert sign < 0 and total is not None and total < 0
+        g = solve(deal, rules, cid, leader=lead, seat=x)
+        bet = [1 if p == x else -1 if p == y else 0 for p in range(4)]
+        v = solve(deal, rules, cid, leader=lead, weights=bet, maximizers=[x])
+        lo, hi = declarer_bet_bounds(sign, g, 1, total)
+        assert (lo, hi) == (g, 2 * g - total)
+        assert lo <= v <= hi, (k, cid, g, v)
+        tight += v == hi
+        exact += g == total
+        for n in (1, 2):
+            net = [1 + 3 * n if p == x else -n for p in range(4)]
+            vn = solve(deal, rules, cid, leader=lead, weights=net, maximizers=[x])
+            assert declarer_bet_bounds(sign, g, 1 + 3 * n, total) == (vn, vn), (k, n)
+        # solve_from_value: the net without a search, the bet within the bounds
+        nodes: list[int] = []
+        g2, (v2, vn2) = solve_from_value(deal, rules, cid, [bet, [4 if p == x else -1
+                                                                  for p in range(4)]],
+                                         leader=lead, seat=x, nodes=nodes)
+        assert (g2, v2, vn2, nodes[2]) == (g, v, 5 * g - total, 0)
+    assert tight > 0 and exact > 0, (tight, exact)
+    assert declarer_bet_bounds(1, Fraction(20), 1, Fraction(40)) is None
+
+
 def test_bets_from_the_guaranteed_values_table_keep_their_values() -> None:
     """``solve_from_value``: where no seat scores above 0, the declarer's bets and nets
     start from his guaranteed value's table (lower bounds scaled by his weight, upper
