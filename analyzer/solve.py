@@ -42,9 +42,13 @@ from solvers import tricks as K
 DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 21}
 MAX_TT_BITS = 28
 #: With the default size, a search that fills the table moves what it stored into one
-#: with 4x the entries, up to 2^23 (about 800 MB), and goes on: a 52-card No Last Two deal
-#: that stored 17 M entries in 2^21 (emptying it 11 times) took 452 M nodes, 124 M so.
-GROW_TT_BITS = 23
+#: with 4x the entries, then 2x, up to 2^24 (about 1.8 GB at the peak of the move), and
+#: goes on: a 52-card No Last Two deal that stored 17 M entries in 2^21 (emptying it 11
+#: times) took 452 M nodes, 124 M so. The advisor's rare monsters fill even 2^23 (emptied
+#: when three-quarters full): the README hand's deal 18, No Last Two, 600 M nodes in
+#: 2^23, 359 M in 2^24; deal 16, No Hearts, 392 M -> 301 M (BENCHMARKS.md, twenty-seventh
+#: session).
+GROW_TT_BITS = 24
 #: Skip the moves found alike to a searched one after it (``solvers.tricks._eq_later``);
 #: off only to measure what that saves.
 EQ_SKIP = True
@@ -547,7 +551,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     tt_bits : int, optional
         Transposition table size, ``2 ** tt_bits`` entries (default by position size:
         12 up to 4 tricks, 16 up to 8, 21 above, and a search that fills it goes on in a
-        larger one, up to 2 ** 23, with what it stored; about 100 bytes an entry).
+        larger one, up to 2 ** 24, with what it stored; about 100 bytes an entry).
     node_limit : int, optional
         Give up (BarbuError) after this many search nodes; default: no limit.
     bounds : (low, high), optional
