@@ -1001,10 +1001,11 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         raise BarbuError("no option to advise on")
     slow = slow_contracts(r, rem)
     # the doubling brackets: 6 solves a deal (3 bets, both ends), the opponents' ends
-    # seconds to a minute each on 52 cards (BENCHMARKS.md, "Trick solver", seventeenth session)
+    # seconds to minutes each on 52 cards (No Tricks on the README hand: up to 197 s;
+    # BENCHMARKS.md, "Advisor", twenty-eighth session)
     dear_brackets = r.deck == 52 and r.doubling and doubling != "none"
     brackets = (f"the doubling brackets of {'each' if doubling == 'all' else 'the best'} "
-                "option add 6 solves a deal, seconds to a minute each (--doubling none "
+                "option add 6 solves a deal, seconds to minutes each (--doubling none "
                 "skips them)")
     if warn is not None and slow:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
