@@ -3,10 +3,13 @@
 A benchmark, not a test:
 
     python benchmarks/lead_oracle.py --seeds 2000-2011
+    python benchmarks/lead_oracle.py --contract no-tricks --deals 0-4
 
 For each bridge notrump deal ``random_deal(k, 52, 13)`` (leader ``k % 4``, the leader's
-side) the value is solved, then each of the two null-window tests next to it ("the side
-takes >= v", which holds, and ">= v + 1", which fails) runs twice on one table:
+side), or with ``--contract`` each of the advisor's deals for the README hand (North's
+guaranteed value, North leads, ``tournament`` rules, seed 1, as ``levels.py``), the
+value is solved, then each of the two null-window tests next to it ("value >= v", which
+holds, and ">= v + one step", which fails) runs twice on one table:
 
 1. from an empty table (what a solve's dear tests cost, give or take what the earlier
    tests leave in the table);
@@ -17,8 +20,7 @@ takes >= v", which holds, and ">= v + 1", which fails) runs twice on one table:
 The second count over the first bounds what a better lead ordering could save (no order
 of leads inside the first run's proof can beat knowing its answer; the moves inside a
 trick keep the usual order). Node counts are exact, so runs need no quiet machine. The
-twenty-ninth session's figures (BENCHMARKS.md): k = 2000-2011, holding tests 2.38 M ->
-2.09 M nodes, failing tests 5.23 M -> 3.96 M.
+twenty-ninth session's figures are in BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -33,18 +35,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyzer.cards import random_deal  # noqa: E402
 from analyzer.rules import load_rules  # noqa: E402
-from analyzer.solve import _Problem, _tt, solve_stats  # noqa: E402
+from analyzer.sampler import Sampler, sample_deals  # noqa: E402
+from analyzer.solve import _Problem, _tt  # noqa: E402
 from solvers import tricks as K  # noqa: E402
 
-RULES = load_rules("bridge")
+HAND = "AK72.Q5.A963.KJ4"  # the README's 52-card hand (as levels.py)
 
 
 def _test(pb: _Problem, need: int, ttk, tte, ttd, pool_rows: int = 0):
-    """One null-window test on the given table: (holds, nodes, stats)."""
+    """One null-window test ("value >= need", scaled) on the given table: (holds, nodes,
+    stats)."""
     st = np.zeros(16, np.int64)
     st[13] = pool_rows  # rows of the entry pool already in use (the table is kept)
     ok = K._search(pb.hands.copy(), pb.tbuf.copy(), np.int64(0), np.int64(pb.leader),
-                   np.int64(pb.tl), np.int64(need * pb.grid), np.int64(pb.st_t),
+                   np.int64(pb.tl), np.int64(need), np.int64(pb.st_t),
                    np.int64(pb.st_c), np.zeros(16, np.int64), np.int64(-1), pb.P, pb.masks,
                    ttk, tte, ttd, np.zeros((16, pb.words + 4), np.uint64),
                    np.zeros((64, 32), np.int64), np.zeros(64, np.uint64), st)
@@ -65,22 +69,41 @@ def _seeds(text: str) -> range:
     return range(int(a), int(b or a) + 1)
 
 
+def _jobs(a) -> list:
+    """(name, rules, contract, problem keywords) of each solve asked for."""
+    if a.contract is None:
+        rules = load_rules("bridge")
+        return [(f"seed {k}", random_deal(k, 52, 13), rules, "notrump",
+                 dict(leader=k % 4, seat=None, side=(k % 4, (k % 4 + 2) % 4)))
+                for k in _seeds(a.seeds)]
+    rules = load_rules("tournament")
+    idx = _seeds(a.deals)
+    deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
+    return [(f"deal {i}", deals[i], rules, a.contract, dict(leader=0, seat=0, side=None))
+            for i in idx]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", default="2000-2011", help="deal seeds, e.g. 2000-2011")
+    ap.add_argument("--seeds", default="2000-2011", help="bridge deal seeds, e.g. 2000-2011")
+    ap.add_argument("--contract", default=None,
+                    help="a tournament contract instead: the README hand's advisor deals")
+    ap.add_argument("--deals", default="0-4", help="with --contract: deal indices, e.g. 0-4")
     a = ap.parse_args()
     total = {True: [0, 0], False: [0, 0]}
-    for k in _seeds(a.seeds):
-        deal = random_deal(k, 52, 13)
-        leader = k % 4
-        side = (leader, (leader + 2) % 4)
-        v = int(solve_stats(deal, RULES, "notrump", leader=leader, side=side)[0])
+    for name, deal, rules, cid, kw in _jobs(a):
+        def problem() -> _Problem:
+            return _Problem(deal, rules, cid, trump=None, weights=None, maximizers=None,
+                            trick=(), whole_hand=None, tt_bits=None, **kw)
+        pb = problem()
+        v = pb.run()
+        scale = pb.fraction(1).denominator
+        vs = int(v * scale)
         row = []
-        for need in (v, v + 1):
-            if not 1 <= need <= 13:
+        for need in (vs, vs + pb.grid):
+            if not pb.lo < need <= pb.hi:
                 continue
-            pb = _Problem([set(h) for h in deal.hands], RULES, "notrump", None, leader,
-                          None, side, None, None, (), None, None)
+            pb = problem()
             pb.P[K.P_TT_GROW] = 0  # one bare test: a full table starts afresh
             ttk, tte, ttd = _tt(pb.tt_bits, pb.words, pb.token)
             ttd[:] = 0
@@ -88,11 +111,11 @@ def main() -> int:
             _strip_bounds(tte, ttd, pb.tt_bits)
             ok2, n2, _ = _test(pb, need, ttk, tte, ttd, int(st[13]))
             if ok1 != ok2:
-                sys.exit(f"seed {k}: the rerun of '>= {need}' disagrees")
+                sys.exit(f"{name}: the rerun of '>= {need / scale}' disagrees")
             total[ok1][0] += n1
             total[ok1][1] += n2
-            row.append(f">= {need} {'holds' if ok1 else 'fails'}: {n1:,} -> {n2:,}")
-        print(f"seed {k}, value {v}: " + "; ".join(row), flush=True)
+            row.append(f">= {need / scale:g} {'holds' if ok1 else 'fails'}: {n1:,} -> {n2:,}")
+        print(f"{name}, value {v}: " + "; ".join(row), flush=True)
     for ok in (True, False):
         n1, n2 = total[ok]
         ratio = f" (x{n2 / n1:.2f})" if n1 else ""
