@@ -38,7 +38,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   each opponent holds one card of at most (the cards it keeps there become winners); a
   lead that refuted the first try at the same ply elsewhere (a killer move) scores more,
   and so does such a play inside a trick for a seat with one teammate (bridge-like
-  sides, not a paranoid negative objective); cheap first: a node whose first move has
+  sides, not a paranoid negative objective); a defender of a paranoid negative
+  objective plays a scoring card to a trick the declarer takes, not to one that a seat
+  of no weight takes (``KEEP_W``); cheap first: a node whose first move has
   not settled the test within ``P_PROBE_FIRST`` nodes probes each other move with
   ``P_PROBE`` nodes (a proof the ordering could not foresee is often that short) before
   it searches the rest in full (``analyzer.solve`` sets it only without trumps);
@@ -181,6 +183,8 @@ DLEAD_CARDS_W = 128   # the same where only cards score (No Queens, No Hearts, N
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
 DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
 DSC_W = -96          # a defender's lead: a suit where the declarer holds a scoring card
+KEEP_W = 16          # a paranoid defender's scoring card played to a trick no weighted
+                     # seat wins: less by this much a point (kept for the declarer's tricks)
 DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
@@ -2548,6 +2552,12 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                     est += dmp
             # (a scoring card given to the winner no longer threatens its holder)
             sc = sign * (w[win] * est - w[p] * pts[c]) * 64
+            if negd >= 0 and w[p] == 0 and w[win] == 0 and pts[c] != 0 and tl > 1:
+                # a defender who plays a scoring card to a trick that a seat of no weight
+                # takes wastes it: kept, it can fall on one of the declarer's tricks
+                # (No Queens, README deals 0-9: 78.8 M -> 43.9 M nodes; BENCHMARKS.md,
+                # twenty-ninth session)
+                sc -= KEEP_W * abs(pts[c])
             # tie-breaks: a trick worth taking is won cheaply and lost with a low card;
             # a trick that hurts is won or lost with the highest card (unload)
             good = gain * (est if est != 0 else P[P_PSIGN])
