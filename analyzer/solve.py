@@ -37,9 +37,13 @@ from analyzer.rules import Contract, Rules, load_rules
 from solvers import tricks as K
 
 #: Default transposition-table size (log2 of entries) by tricks left in the position.
-#: At 9-13 tricks 2^21 (about 200 MB): a full deal's hard searches in No Queens store
-#: ~1 M entries, and at 2^20 the table filled and restarted: 18-26% more nodes there.
-DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 21}
+#: Small, because a search that fills it goes on in a larger one (below): at 9-13 tricks
+#: 2^17 rather than 2^21, whose head slots (32 MB) were cleared for every solve and
+#: spread over memory: the 100 random deals' median solve, bridge notrump 59 -> 53 ms,
+#: Trumps 14.6 -> 10.4 ms, No King 7.4 -> 4.1 ms; the dear searches, which grow the
+#: table either way (through 2^21 and 2^23 as before: the same memory), about even
+#: (BENCHMARKS.md, "Trick solver", thirtieth session, item 12).
+DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 17}
 MAX_TT_BITS = 28
 #: With the default size, a search that fills the table moves what it stored into one
 #: with 4x the entries, then 2x, up to 2^24 (about 1.8 GB at the peak of the move), and
@@ -550,7 +554,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         hands and no trick in progress.
     tt_bits : int, optional
         Transposition table size, ``2 ** tt_bits`` entries (default by position size:
-        12 up to 4 tricks, 16 up to 8, 21 above, and a search that fills it goes on in a
+        12 up to 4 tricks, 16 up to 8, 17 above, and a search that fills it goes on in a
         larger one, up to 2 ** 24, with what it stored; about 100 bytes an entry).
     node_limit : int, optional
         Give up (BarbuError) after this many search nodes; default: no limit.
