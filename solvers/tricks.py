@@ -54,8 +54,8 @@ Speed-ups, after Bo Haglund's description of DDS:
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
   (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he surely
   loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
-  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also mid-trick once he surely does
-  not take the trick in progress, and at a trick's start when he ducks every lead or
+  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also at the second and third seat of a trick once he
+  surely does not take it, and at a trick's start when he ducks every lead or
   leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
   ``_neg_after``); for a bet of such a declarer against opponents (``P_NEG_BET``: the
   opponents' points, all <= 0, weigh < 0, so they only add to the value) the same lower
@@ -2877,7 +2877,10 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             relbuf[ply] = rel1
             return w[win] * tp + adj >= needed
-        if P[P_NEG] != 0 and only < 0:
+        if P[P_NEG] != 0 and only < 0 and tl > P[P_NEG_UNI]:
+            # (where every trick scores the same, the bounds below decide nearly every
+            # node this one would: in No Tricks it cut 1% of the nodes it was asked,
+            # at some 8% of the search's time; BENCHMARKS.md, thirty-first session)
             kind, nv, nrel = _neg_bounds(hands, leader, tl, P, masks[M_SCORING])
             if kind != 0 and P[P_NEG_BET] != 0:
                 # a bet: the opponent's points only add, so the declarer's value is a
@@ -2926,7 +2929,9 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     relbuf[ply] = lrel
                     stats[11] += 1
                     return True
-            if g >= 1 and tl >= 2:
+            if g >= 1 and g <= 2 and tl >= 2:
+                # (only where he must lose one or two tricks: with three or more to
+                # lose it cut 2% of the nodes it was asked, with more none)
                 # he ducks every lead (or leads an exit) and then surely loses the tricks
                 # he still must
                 if leader != P[P_NEG] - 1:
@@ -3038,7 +3043,10 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             relbuf[ply] = mrel
             stats[11] += 1
             return mres > 0
-    if nt > 0 and tl <= P[P_NEG_UNI] and only < 0:
+    if (nt == 1 or nt == 2) and tl <= P[P_NEG_UNI] and only < 0:
+        # (not at the fourth seat, where the next trick's start, with its bounds and
+        # the table, comes one card later: 1% of the nodes cut there, at 8% of the
+        # time)
         done, mrel = _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P,
                               masks)
         if done:
