@@ -54,9 +54,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   negative objective (``P_NEG``), tricks the declarer surely avoids or must take
   (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he surely
   loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
-  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also at the second and third seat of a trick once he
-  surely does not take it, and at a trick's start when he ducks every lead or
-  leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
+  ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also at a trick's second and third
+  seat once he surely does not take it, and at a trick's start (with one or two tricks
+  to lose) when he ducks every lead or leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
   ``_neg_after``); for a bet of such a declarer against opponents (``P_NEG_BET``: the
   opponents' points, all <= 0, weigh < 0, so they only add to the value) the same lower
   bounds, the upper ones left out (``analyzer.solve`` sets it wherever every point is
