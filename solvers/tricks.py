@@ -186,6 +186,7 @@ DSC_W = -96          # a defender's lead: a suit where the declarer holds a scor
 KEEP_W = 16          # a paranoid defender's scoring card played to a trick no weighted
                      # seat wins: less by this much a point (kept for the declarer's tricks)
 DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
+BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
 KILLER_F = 32         # the same inside a trick (only for the seats in P_KILL_F)
@@ -2468,6 +2469,10 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             sadd = -OPT_W * nopt
         if long_first:
             sadd = DLEN_W * POPCOUNT[_lane(hands[negd], s)]
+            if w[p] != 0 and tpl[tl] != 0:
+                # the other end of a bet (he weighs too, and his tricks score): from
+                # his own short suits first, as the declarer leads
+                sadd -= BSH_W * POPCOUNT[_lane(hands[p], s)]
         if nt == 0 and ln != 0 and negd >= 0 and tpl[tl] == tpl[1]:
             if p == negd:
                 if tpl[tl] != 0:
