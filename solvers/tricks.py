@@ -33,34 +33,37 @@ Speed-ups, after Bo Haglund's description of DDS:
 * move ordering by the predicted winner of the trick (the later seats' duck-or-high
   choices played out, each for its role) and its points (with the scoring cards void
   seats would discard on it), the table's best lead first; leads in suits where the
-  other side holds few cards (void: all its cards count, as discards) come first,
-  which keeps proofs narrow, and in notrump a side that wants tricks first leads a suit
-  each opponent holds one card of at most (the cards it keeps there become winners); a
-  lead that refuted the first try at the same ply elsewhere (a killer move) scores more,
-  and so does such a play inside a trick for a seat with one teammate (bridge-like
-  sides, not a paranoid negative objective); a defender of a paranoid negative
-  objective plays a scoring card to a trick the declarer takes, not to one that a seat
-  of no weight takes (``KEEP_W``); cheap first: a node whose first move has
-  not settled the test within ``P_PROBE_FIRST`` nodes probes each other move with
-  ``P_PROBE`` nodes (a proof the ordering could not foresee is often that short) before
-  it searches the rest in full (``analyzer.solve`` sets it only without trumps);
+  other side holds few cards (void: all its cards count, as discards) come first, which
+  keeps proofs narrow, and in notrump a side that wants tricks first leads a suit each
+  opponent holds one card of at most (the cards it keeps there become winners); a lead
+  that refuted the first try at the same ply elsewhere (a killer move) scores more, and
+  so does such a play inside a trick for a seat with one teammate (bridge-like sides,
+  not a paranoid negative objective); a defender of a paranoid negative objective plays
+  a scoring card to a trick the declarer takes, not to one that a seat of no weight
+  takes (``KEEP_W``); in a No Tricks bet the seat at its other end, a defender who wants
+  no tricks either, leads from his own short suits (``BSH_W``); cheap first: a node
+  whose first move has not settled the test within ``P_PROBE_FIRST`` nodes probes each
+  other move with ``P_PROBE`` nodes (a proof the ordering could not foresee is often
+  that short) before it searches the rest in full (``analyzer.solve`` sets it only
+  without trumps);
 * cheap bounds: the objective can move only by the points still to be taken; quick
-  tricks of the leader's team when every trick is worth the same (bridge, Trumps,
-  No Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
+  tricks of the leader's team when every trick is worth the same (bridge, Trumps, No
+  Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
   (its trumps less the most that the others' higher trumps can beat one to one;
-  ``_trumps_cut``), and a lead the leader's side surely loses (``_lead_lost``; in notrump with
-  the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the sure winner of
-  the trick in progress and its cashing tricks (``_mid_bound``); for a paranoid
-  negative objective (``P_NEG``), tricks the declarer surely avoids or must take
-  (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he surely
-  loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
+  ``_trumps_cut``), and a lead the leader's side surely loses (``_lead_lost``; in
+  notrump with the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the
+  sure winner of the trick in progress and its cashing tricks (``_mid_bound``); for a
+  paranoid negative objective (``P_NEG``), tricks the declarer surely avoids or must
+  take (``_neg_bounds``), and in No Tricks (every trick scores the same) tricks he
+  surely loses, so that a test with slack stops early (``_neg_lose1``, ``_neg_lose2``,
   ``_neg_exits``, ``_neg_lose_one``, ``_neg_lb``), also at a trick's second and third
   seat once he surely does not take it, and at a trick's start (with one or two tricks
-  to lose) when he ducks every lead or leads an exit (``_neg_mid``, ``_neg_lead_duck``, ``_neg_d_exit``: the tricks after it,
-  ``_neg_after``); for a bet of such a declarer against opponents (``P_NEG_BET``: the
-  opponents' points, all <= 0, weigh < 0, so they only add to the value) the same lower
-  bounds, the upper ones left out (``analyzer.solve`` sets it wherever every point is
-  <= 0, as in every negative contract); the last trick is played out directly;
+  to lose) when he ducks every lead or leads an exit (``_neg_mid``, ``_neg_lead_duck``,
+  ``_neg_d_exit``: the tricks after it, ``_neg_after``); for a bet of such a declarer
+  against opponents (``P_NEG_BET``: the opponents' points, all <= 0, weigh < 0, so they
+  only add to the value) the same lower bounds, the upper ones left out
+  (``analyzer.solve`` sets it wherever every point is <= 0, as in every negative
+  contract); the last trick is played out directly;
 * a transposition table at trick boundaries (preallocated arrays, ``2 ** P_TTBITS``
   slots). The exact part of a position (leader, tricks left, path state, each hand's
   suit lengths, the layout of scoring classes) is hashed to a slot of a head array (open
