@@ -434,8 +434,12 @@ class _Problem:
         # (bridge-like sides: fewer nodes; elsewhere more, BENCHMARKS.md, fifteenth
         # session); in a paranoid negative objective, for the three defenders where the
         # tricks left do not all score the same (No Queens, No Last Two, No Hearts,
-        # No King; in No Tricks more nodes: BENCHMARKS.md, twenty-fourth session)
-        if P[K.P_NEG] and not P[K.P_NEG_BET]:
+        # No King; in No Tricks more nodes: BENCHMARKS.md, twenty-fourth session). In a
+        # bet, where only tricks score (No Last Two), also for the three defenders (the
+        # bet's other seat among them: nodes x0.94 on its README deals 0-2, the README
+        # advice x0.95 CPU; in No Queens' and No Hearts' bets even: BENCHMARKS.md,
+        # thirty-third session); elsewhere only for the two seats of one weight (below)
+        if P[K.P_NEG] and (not P[K.P_NEG_BET] or int(cc.scoring_mask) == 0):
             d = int(P[K.P_NEG]) - 1
             P[K.P_KILL_F] = 15 & ~(1 << d) if NEG_KILL and uni < self.tl else 0
         else:
