@@ -434,14 +434,15 @@ class _Problem:
         # (bridge-like sides: fewer nodes; elsewhere more, BENCHMARKS.md, fifteenth
         # session); in a paranoid negative objective, for the three defenders where the
         # tricks left do not all score the same (No Queens, No Last Two, No Hearts,
-        # No King; in No Tricks more nodes: BENCHMARKS.md, twenty-fourth session). In a
-        # bet, where only tricks score (No Last Two), also for the three defenders (the
-        # bet's other seat among them: nodes x0.94 on its README deals 0-2, the README
-        # advice x0.95 CPU; in No Queens' and No Hearts' bets even: BENCHMARKS.md,
-        # thirty-third session); elsewhere only for the two seats of one weight (below)
-        if P[K.P_NEG] and (not P[K.P_NEG_BET] or int(cc.scoring_mask) == 0):
+        # No King; in No Tricks more nodes: BENCHMARKS.md, twenty-fourth session); in a
+        # bet, for the three defenders in every negative contract (the bet's other seat
+        # among them; both ends of North's bets on README deals, nodes: No Last Two
+        # x0.94 and x0.98, No Tricks x0.98, No Queens x0.98, No Hearts x1.01 and x1.03;
+        # the README advice x0.95 CPU: BENCHMARKS.md, thirty-third session)
+        if P[K.P_NEG]:
             d = int(P[K.P_NEG]) - 1
-            P[K.P_KILL_F] = 15 & ~(1 << d) if NEG_KILL and uni < self.tl else 0
+            every = bool(P[K.P_NEG_BET]) or uni < self.tl
+            P[K.P_KILL_F] = 15 & ~(1 << d) if NEG_KILL and every else 0
         else:
             kind = [(int(P[K.O_W + i]), (int(P[K.P_MAXMASK]) >> i) & 1) for i in range(4)]
             P[K.P_KILL_F] = sum(1 << i for i in range(4) if kind.count(kind[i]) == 2)
