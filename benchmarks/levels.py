@@ -19,6 +19,11 @@ single null-window test "value >= V" on a fresh table.
 left (hands, leader, the value tested, the answer, the nodes its search took) and
 ``--out`` writes them as JSON lines: positions to study, or to re-solve alone.
 
+``--late T`` lists the late cuts with at least T tricks left whose earlier moves took
+``--late-min`` nodes or more: the seat, the move that settled the test after those tried
+first, the nodes each took, and the position (the cards of the trick so far are out of
+the hands): where the ordering missed, and what it would have had to find.
+
 Deals: the advisor's (the README's 52-card hand for North, seed 1; ``--deals`` picks
 them by index), North's guaranteed value with North on lead, as ``barbu advise`` asks;
 or with ``--bridge A-B`` the seeds of ``bench_solve.py`` part (a) (leader ``seed % 4``,
@@ -63,6 +68,12 @@ def _instrumented_copy() -> Path:
     return dest
 
 
+def _name_of(b: int) -> str:
+    """The name of the card at kernel bit position ``b``."""
+    from analyzer.cards import card_name
+    return card_name(13 * (b >> 4) + (b & 15))
+
+
 def _seeds(text: str) -> list[int]:
     out: list[int] = []
     for part in text.split(","):
@@ -87,6 +98,10 @@ def main() -> None:
     ap.add_argument("--test", type=int, default=None,
                     help="only the null-window test 'value >= V' (V in the contract's "
                          "points), alone on a fresh table")
+    ap.add_argument("--late", type=int, default=0,
+                    help="list the late cuts with at least this many tricks left")
+    ap.add_argument("--late-min", type=int, default=100_000,
+                    help="... whose earlier moves took at least this many nodes")
     a = ap.parse_args()
     copy = _instrumented_copy()
     os.environ["NUMBA_CACHE_DIR"] = str(copy / "numba-cache")
@@ -131,6 +146,7 @@ def main() -> None:
                       trick=(), whole_hand=None, tt_bits=None, node_limit=None, **kw)
         pb.stats[K.LV_TL] = a.dump_tl
         pb.stats[K.LV_EVERY] = a.every if a.dump_tl else 0
+        pb.stats[K.LV_LATE_TL] = a.late
         if a.test is not None:
             # (scaled like the grid: the value's points times the problem's scale)
             t = int(pb.fraction(1).denominator * a.test)
@@ -144,6 +160,22 @@ def main() -> None:
             tot[tl][2] += int(st[K.LV_HELD + tl])
             tot[tl][3] += int(st[K.LV_LATE + tl])
             tot[tl][4] += int(st[K.LV_WASTE + tl])
+        for k in range(int(st[K.LV_NLATE])):
+            o = K.LV_LREC + K.LV_LRECW * k
+            tl, nt, p, i, n, before, after, c, c0, need, lead = (
+                int(x) for x in st[o:o + 11])
+            if before < a.late_min:
+                continue
+            hands = " ".join(
+                "NESW"[q] + ":" + ".".join(
+                    "".join("23456789TJQKA"[r] for r in range(12, -1, -1)
+                            if (int(st[o + 11 + q]) >> (16 * su + r)) & 1)
+                    for su in range(4))
+                for q in range(4))
+            print(f"  late cut: {tl} tricks left, card {nt + 1} of the trick, "
+                  f"{'NESW'[p]} (test >= {pb.fraction(need)}): move {i + 1} of {n}, "
+                  f"{_name_of(c)}, after {_name_of(c0)} first; earlier moves {before:,} "
+                  f"nodes, it {after:,}\n    leader {'NESW'[lead]}, {hands}")
         for k in range(int(st[K.LV_NREC])):
             o = K.LV_REC + K.LV_RECW * k
             hands = [[card_name(c) for c in range(52)

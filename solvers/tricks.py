@@ -207,7 +207,12 @@ TOP_KEYED = 0         # an entry always keys the owners of this many top cards a
 # ``stats[LV_LATE + tl]`` the nodes with ``tl`` tricks left (at any seat of the trick)
 # where a move after the first tried settled the test, outside probes, and
 # ``stats[LV_WASTE + tl]`` the nodes their earlier moves took (nested: a node inside
-# another's earlier moves counts at both).
+# another's earlier moves counts at both). Each such late cut with at least
+# ``stats[LV_LATE_TL]`` tricks left is recorded in ``stats[LV_LREC:]``, ``LV_LRECW`` slots
+# each (tricks left, cards played to the trick, seat, the cutting move's index, the
+# number of moves, the nodes the earlier moves took, those the cutting move took, the
+# card, the first card tried, ``needed``, the leader, the four hands),
+# ``stats[LV_NLATE]`` of them, at most ``LV_MAXLATE``.
 LEVEL_STATS = False
 LV_SEEN = 16
 LV_OPEN = 32
@@ -215,12 +220,17 @@ LV_HELD = 48
 LV_TL = 64
 LV_EVERY = 65
 LV_NREC = 66
+LV_NLATE = 70
+LV_LATE_TL = 71
 LV_LATE = 72
 LV_WASTE = 88
 LV_REC = 104
 LV_RECW = 8
 LV_MAXREC = 1000
-STATS_SIZE = LV_REC + LV_RECW * LV_MAXREC if LEVEL_STATS else 16
+LV_LREC = LV_REC + LV_RECW * LV_MAXREC
+LV_LRECW = 16
+LV_MAXLATE = 4000
+STATS_SIZE = LV_LREC + LV_LRECW * LV_MAXLATE if LEVEL_STATS else 16
 # ``stats[8]``, a search's stop flag: 1 the node limit, 2 the table's entry pool is full
 # (P_TT_GROW), 3 a probe ran out of nodes (cleared by the node that started it).
 #: The row of ``mbuf`` (one row a ply, 56 used) whose column 0 holds the node count at
@@ -3159,6 +3169,23 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                 if LEVEL_STATS and k > 0 and stats[8] == 0 and mbuf[MB_PROBE, 0] == 0:
                     stats[LV_LATE + tl] += 1
                     stats[LV_WASTE + tl] += n_c0 - n0
+                    if stats[LV_LATE_TL] > 0 and tl >= stats[LV_LATE_TL] and \
+                            stats[LV_NLATE] < LV_MAXLATE:
+                        o = LV_LREC + LV_LRECW * stats[LV_NLATE]
+                        stats[o] = tl
+                        stats[o + 1] = nt
+                        stats[o + 2] = p
+                        stats[o + 3] = k
+                        stats[o + 4] = n
+                        stats[o + 5] = n_c0 - n0
+                        stats[o + 6] = stats[0] - n_c0
+                        stats[o + 7] = c
+                        stats[o + 8] = mbuf[ply, 0]
+                        stats[o + 9] = needed
+                        stats[o + 10] = leader
+                        for q in range(4):
+                            stats[o + 11 + q] = np.int64(hands[q])
+                        stats[LV_NLATE] += 1
                 result = res
                 best = c
                 rel = crel
