@@ -438,7 +438,7 @@ class _Problem:
         # bet, for the three defenders in every negative contract (the bet's other seat
         # among them; both ends of North's bets on README deals, nodes: No Last Two
         # x0.94 and x0.98, No Tricks x0.98, No Queens x0.98, No Hearts x1.01 and x1.03;
-        # the README advice x0.95 CPU: BENCHMARKS.md, thirty-third session)
+        # the README advice x0.91-0.94 wall: BENCHMARKS.md, thirty-third session)
         if P[K.P_NEG]:
             d = int(P[K.P_NEG]) - 1
             every = bool(P[K.P_NEG_BET]) or uni < self.tl

@@ -68,10 +68,10 @@ def _instrumented_copy() -> Path:
     return dest
 
 
-def _name_of(b: int) -> str:
-    """The name of the card at kernel bit position ``b``."""
-    from analyzer.cards import card_name
-    return card_name(13 * (b >> 4) + (b & 15))
+def _cards(mask: int) -> list[int]:
+    """The cards (indices) of a kernel bitboard."""
+    from analyzer.compile import card_bitpos
+    return [c for c in range(52) if (mask >> card_bitpos(c)) & 1]
 
 
 def _seeds(text: str) -> list[int]:
@@ -106,8 +106,7 @@ def main() -> None:
     copy = _instrumented_copy()
     os.environ["NUMBA_CACHE_DIR"] = str(copy / "numba-cache")
     sys.path.insert(0, str(copy))
-    from analyzer.cards import card_name, random_deal
-    from analyzer.compile import card_bitpos
+    from analyzer.cards import card_name, format_hand, random_deal
     from analyzer.rules import load_rules
     from analyzer.sampler import Sampler, sample_deals
     from analyzer.solve import _Problem
@@ -166,21 +165,16 @@ def main() -> None:
                 int(x) for x in st[o:o + 11])
             if before < a.late_min:
                 continue
-            hands = " ".join(
-                "NESW"[q] + ":" + ".".join(
-                    "".join("23456789TJQKA"[r] for r in range(12, -1, -1)
-                            if (int(st[o + 11 + q]) >> (16 * su + r)) & 1)
-                    for su in range(4))
-                for q in range(4))
+            hands = " ".join("NESW"[q] + ":" + format_hand(_cards(int(st[o + 11 + q])))
+                             for q in range(4))
+            c, c0 = (card_name(_cards(1 << x)[0]) for x in (c, c0))
             print(f"  late cut: {tl} tricks left, card {nt + 1} of the trick, "
                   f"{'NESW'[p]} (test >= {pb.fraction(need)}): move {i + 1} of {n}, "
-                  f"{_name_of(c)}, after {_name_of(c0)} first; earlier moves {before:,} "
+                  f"{c}, after {c0} first; earlier moves {before:,} "
                   f"nodes, it {after:,}\n    leader {'NESW'[lead]}, {hands}")
         for k in range(int(st[K.LV_NREC])):
             o = K.LV_REC + K.LV_RECW * k
-            hands = [[card_name(c) for c in range(52)
-                      if (int(st[o + p]) >> card_bitpos(c)) & 1]
-                     for p in range(4)]
+            hands = [[card_name(c) for c in _cards(int(st[o + p]))] for p in range(4)]
             rec = {"job": name, "contract": a.contract, "tricks_left": a.dump_tl,
                    "hands": hands, "leader": "NESW"[int(st[o + 4])],
                    "needed": str(pb.fraction(int(st[o + 5]))), "held": bool(st[o + 6]),
