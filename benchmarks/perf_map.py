@@ -39,6 +39,16 @@ def _demangle(name: str) -> str:
     return name[m.end():m.end() + n]
 
 
+def _mapped_end(addr: int) -> int:
+    """The end of the memory mapping that holds ``addr`` (``/proc/self/maps``)."""
+    with open("/proc/self/maps") as fh:
+        for line in fh:
+            lo, _, hi = line.split()[0].partition("-")
+            if int(lo, 16) <= addr < int(hi, 16):
+                return int(hi, 16)
+    return addr
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--workload", default="no-tricks",
@@ -99,6 +109,8 @@ def main() -> None:
             size = min(size, 0x100000)
             fh.write(f"{addr:x} {size:x} {nm}\n")
             if dump and nm.startswith(dump):
+                # (the next function may lie in another mapping: read only this one's)
+                size = min(size, _mapped_end(addr) - addr)
                 with open(f"/tmp/code_{nm[:12]}_{addr:x}.bin", "wb") as out:
                     out.write(ctypes.string_at(addr, size))
     print(f"perf map: /tmp/perf-{os.getpid()}.map ({len(starts)} functions)", flush=True)
