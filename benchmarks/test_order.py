@@ -4,6 +4,7 @@ A benchmark, not a test:
 
     python benchmarks/test_order.py no-hearts --deals 0-15 --orders mid-step,hybrid,oracle
     python benchmarks/test_order.py notrump --random 40 --orders mid-step,oracle
+    python benchmarks/test_order.py no-tricks --deals 21 --bet S:S --orders binary --tests
 
 A solve finds its value by null-window tests on one transposition table
 (``analyzer.solve``: a binary search over the value's grid, from the top down where
@@ -18,7 +19,13 @@ machine.
 * ``hybrid``: the first test; if it holds, from the top down to it, else one step at a
   time down;
 * ``oracle``: the two tests next to the value only (what a perfect first guess gives:
-  the bound on what any order can save).
+  the bound on what any order can save);
+* ``binary`` among ``--orders``: the shipped order again, test by test (with
+  ``--tests``: where its nodes go).
+
+``--tests`` lists each order's tests, whether each holds or fails, and its nodes: a solve's cost is mostly one or two tests, and which ones says whether a
+better order, a bound or a cheaper proof can help. ``--bet OPP:END`` solves an end of
+North's doubling bet instead of his guaranteed value, as ``levels.py`` does.
 
 Deals: the advisor's for the README hand or ``--hand`` (North, seed 1, North leads;
 ``--deals``), or
@@ -38,7 +45,7 @@ sys.path[:0] = [os.path.join(HERE, ".."), HERE]
 
 from levels import HAND, _seeds  # noqa: E402  (the same deals as levels.py)
 
-ORDERS = ("mid-step", "top-down", "hybrid", "oracle")
+ORDERS = ("mid-step", "top-down", "hybrid", "oracle", "binary")
 
 
 def main() -> None:
@@ -50,6 +57,10 @@ def main() -> None:
     ap.add_argument("--orders", default="mid-step,oracle",
                     help=f"comma-separated, of {', '.join(ORDERS)}")
     ap.add_argument("--node-limit", type=int, default=30_000_000)
+    ap.add_argument("--tests", action="store_true", help="list each order's tests and nodes")
+    ap.add_argument("--bet", default="",
+                    help="an end of North's doubling bet instead of his guaranteed value: "
+                         "OPP:END, e.g. S:S (w = e_S - e_N, South maximises) or E:N")
     a = ap.parse_args()
     import numpy as np
 
@@ -79,16 +90,36 @@ def main() -> None:
         deals = sample_deals(Sampler(a.hand, "N", deck=rules.deck), max(idx) + 1, 1)
         seat = [0] * len(deals)
 
+    bet = None
+    if a.bet:
+        y, _, end = a.bet.upper().partition(":")
+        if bridge or a.random or y not in ("E", "S", "W") or end not in ("N", y):
+            ap.error("--bet OPP:END needs the advisor's deals, OPP one of E, S, W and END "
+                     "N or OPP")
+        m = "NESW".index(end)
+        w = [0] * 4
+        w[m], w["NESW".index(y) if m == 0 else 0] = 1, -1
+        bet = (w, (m,))
+
     def problem(k: int) -> S._Problem:
         trump = (k // 4) % 4 if trumps else None
         side = (seat[k], (seat[k] + 2) % 4) if bridge else None
+        if bet is not None:
+            return S._Problem(deals[k], rules, a.contract, trump, seat[k], None, None,
+                              bet[0], bet[1], (), None, None, a.node_limit, None)
         return S._Problem(deals[k], rules, a.contract, trump, seat[k],
                           None if bridge else seat[k], side, None, None, (), None, None,
                           a.node_limit, None)
 
+    log: list[str] = []
+
     def test(pb: S._Problem, bufs: tuple, t: int) -> bool:
         """The one null-window test "value >= t" on ``pb``'s table."""
-        return pb._tests(t - pb.grid, t, *bufs) == t
+        n0 = int(pb.stats[0])
+        ok = pb._tests(t - pb.grid, t, *bufs) == t
+        log.append(f">= {pb.fraction(t)} {'holds' if ok else 'fails'} "
+                   f"{(int(pb.stats[0]) - n0) / 1e6:.1f}M")
+        return ok
 
     def run(pb: S._Problem, order: str, v: int) -> int:
         bufs = (pb.hands.copy(), pb.tbuf.copy(), np.zeros(16, np.int64), -1,
@@ -102,6 +133,14 @@ def main() -> None:
                 test(pb, bufs, v)
             return v
         mid = lo + (((hi - lo) // g + 1) // 2) * g
+        if order == "binary":
+            while lo < hi:  # as solvers.tricks._solve
+                t = hi if pb.P[S.K.P_DOWN] else lo + (((hi - lo) // g + 1) // 2) * g
+                if test(pb, bufs, t):
+                    lo = t
+                else:
+                    hi = t - g
+            return lo
         if order == "hybrid":
             t = mid
             if lo < hi:
@@ -135,14 +174,19 @@ def main() -> None:
         v = int(value * pb.cc.scale * pb.wscale)
         base.append(int(pb.stats[0]))
         row = [f"deal {k}: value {value}, binary {base[-1]:,} nodes ({int(pb.stats[1])} tests)"]
+        tests = []
         for o in orders:
             p2 = problem(k)
+            log.clear()
             got = run(p2, o, v)
             if got != v:
                 raise SystemExit(f"deal {k}: order {o} found {got}, not {v}")
             other[o].append(int(p2.stats[0]))
             row.append(f"{o} {other[o][-1] / base[-1]:.2f}")
+            tests.append(f"  {o}: " + ", ".join(log))
         print(", ".join(row), flush=True)
+        if a.tests:
+            print("\n".join(tests), flush=True)
     if not base:
         return
     b = np.array(base, dtype=float)
