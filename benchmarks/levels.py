@@ -74,6 +74,19 @@ def _cards(mask: int) -> list[int]:
     return [c for c in range(52) if (mask >> card_bitpos(c)) & 1]
 
 
+def bet_objective(text: str) -> tuple[list[int], int] | None:
+    """``--bet OPP:END`` (END defaults to N) as the weights and the maximiser of that end
+    of North's bet against OPP: ``e_END - e_other``. None when the text is not such."""
+    y, _, end = text.upper().partition(":")
+    end = end or "N"
+    if y not in ("E", "S", "W") or end not in ("N", y):
+        return None
+    m = "NESW".index(end)
+    w = [0] * 4
+    w[m], w["NESW".index(y) if m == 0 else 0] = 1, -1
+    return w, m
+
+
 def _seeds(text: str) -> list[int]:
     out: list[int] = []
     for part in text.split(","):
@@ -127,13 +140,10 @@ def main() -> None:
         deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
         bet = {}
         if a.bet:
-            y, _, end = a.bet.upper().partition(":")
-            y, m = "NESW".index(y), "NESW".index(end or "N")
-            if y == 0 or m not in (0, y):
+            wm = bet_objective(a.bet)
+            if wm is None:
                 sys.exit("levels: --bet OPP:END with OPP one of E, S, W and END N or OPP")
-            w = [0] * 4
-            w[m], w[y if m == 0 else 0] = 1, -1
-            bet = dict(seat=None, weights=w, maximizers=[m])
+            bet = dict(seat=None, weights=wm[0], maximizers=[wm[1]])
         for i in idx:
             kw = dict(leader=0, seat=0, side=None, weights=None, maximizers=None)
             kw.update(bet)

@@ -43,7 +43,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, ".."), HERE]
 
-from levels import HAND, _seeds  # noqa: E402  (the same deals as levels.py)
+from levels import HAND, _seeds, bet_objective  # noqa: E402  (levels.py's deals)
 
 ORDERS = ("mid-step", "top-down", "hybrid", "oracle", "binary")
 
@@ -90,23 +90,17 @@ def main() -> None:
         deals = sample_deals(Sampler(a.hand, "N", deck=rules.deck), max(idx) + 1, 1)
         seat = [0] * len(deals)
 
-    bet = None
-    if a.bet:
-        y, _, end = a.bet.upper().partition(":")
-        if bridge or a.random or y not in ("E", "S", "W") or end not in ("N", y):
-            ap.error("--bet OPP:END needs the advisor's deals, OPP one of E, S, W and END "
-                     "N or OPP")
-        m = "NESW".index(end)
-        w = [0] * 4
-        w[m], w["NESW".index(y) if m == 0 else 0] = 1, -1
-        bet = (w, (m,))
+    bet = bet_objective(a.bet) if a.bet else None
+    if a.bet and (bet is None or bridge or a.random):
+        ap.error("--bet OPP:END needs the advisor's deals, OPP one of E, S, W and END N or "
+                 "OPP")
 
     def problem(k: int) -> S._Problem:
         trump = (k // 4) % 4 if trumps else None
         side = (seat[k], (seat[k] + 2) % 4) if bridge else None
         if bet is not None:
             return S._Problem(deals[k], rules, a.contract, trump, seat[k], None, None,
-                              bet[0], bet[1], (), None, None, a.node_limit, None)
+                              bet[0], (bet[1],), (), None, None, a.node_limit, None)
         return S._Problem(deals[k], rules, a.contract, trump, seat[k],
                           None if bridge else seat[k], side, None, None, (), None, None,
                           a.node_limit, None)
