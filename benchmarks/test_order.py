@@ -23,9 +23,10 @@ machine.
 * ``binary`` among ``--orders``: the shipped order again, test by test (with
   ``--tests``: where its nodes go).
 
-``--tests`` lists each order's tests, whether each holds or fails, and its nodes: a solve's cost is mostly one or two tests, and which ones says whether a
-better order, a bound or a cheaper proof can help. ``--bet OPP:END`` solves an end of
-North's doubling bet instead of his guaranteed value, as ``levels.py`` does.
+``--tests`` lists each order's tests, whether each holds or fails, and its nodes: a
+solve's cost is mostly one or two tests, and which ones says whether a better order, a
+bound or a cheaper proof can help. ``--bet OPP:END`` solves an end of North's doubling
+bet instead of his guaranteed value, as ``levels.py`` does.
 
 Deals: the advisor's for the README hand or ``--hand`` (North, seed 1, North leads;
 ``--deals``), or
