@@ -947,7 +947,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     seed : int, optional
         Seed of the deals; None draws one (reported in the result, to repeat the run).
     workers : int, optional
-        Processes (fork); None: every core. The result does not depend on it.
+        Processes (fork); None or 0: every core. The result does not depend on it.
     progress : callable, optional
         ``progress(done, total)`` after each solve (options, then doubling); ``total``
         is exact once the doubling solves are known.
@@ -990,6 +990,11 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         h = frozenset(int(c) for c in hand)
     if doubling not in ("best", "all", "none"):
         raise BarbuError(f"bad doubling {doubling!r}: expected best, all or none")
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise BarbuError(f"bad --seed {seed!r}: expected a non-negative whole number")
+    if workers is not None and (not isinstance(workers, (int, np.integer)) or workers < 0):
+        raise BarbuError(f"bad --workers {workers!r}: expected 0 (every core) or "
+                         "more")
     auto, n_cap = _parse_samples(samples)
     if max_samples is not None:
         n_cap = int(max_samples)
@@ -1016,7 +1021,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         warn(f"note: on 52 cards {brackets}")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
-    nworkers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
+    nworkers = (os.cpu_count() or 1) if not workers else int(workers)
     rng = np.random.default_rng(seed)
     notes: list[str] = []
     fixed = r.order == "fixed"

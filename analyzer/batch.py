@@ -39,6 +39,9 @@ def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
 def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
               ) -> Iterator[dict[str, Any]]:
     """Solve every job, yielding results in input order (``workers`` processes)."""
+    if workers < 1:
+        raise BarbuError(f"bad --workers {workers}: expected 0 (every core) or "
+                         "more")
     if workers <= 1 or len(jobs) == 1:
         for item in jobs:
             yield batch_worker(item)

@@ -36,6 +36,8 @@ def random_deals(count: int, seed: int | None, rules: str | None = None,
     """``count`` seeded random deals of the preset's deck, as PBN."""
     if count < 1:
         raise BarbuError(f"--count must be at least 1, got {count}")
+    if seed is not None and seed < 0:
+        raise BarbuError(f"bad --seed {seed}: expected a non-negative whole number")
     import numpy as np
 
     r = load_rules(rules)

@@ -66,6 +66,9 @@ def test_table_of_every_contract_on_a_32_card_endgame():
     (("solve",), "no deal given"),
     (("solve", "--example", "-c", "no-tricks", "--node-limit", "1000"), "node_limit 1000 reached"),
     (("solve", ENDGAME, "-c", "no-tricks", "--node-limit", "0"), "bad node_limit"),
+    (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),
+    (("advise", "AK72.Q5.A963.KJ4", "--workers", "-2"), "bad --workers -2"),
+    (("deal", "--seed", "-1"), "bad --seed -1"),
     (("score", "/no/such/file.toml"), "not found"),
     (("rules", "show", "nope"), "unknown rules preset"),
 ])
@@ -91,6 +94,9 @@ def test_batch_one_json_line_per_job_in_order(tmp_path):
     assert [x["line"] for x in lines] == [1, 2, 4]
     assert lines[0]["seat"] == "N" and lines[1]["seat"] == "E"
     assert "unknown contract" in lines[2]["error"]
+    bad = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", "-1")
+    assert bad.returncode == 2 and "bad --workers -1" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and not bad.stdout
 
 
 def test_rules_and_score_commands(tmp_path):
