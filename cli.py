@@ -131,7 +131,7 @@ def _solve_batch(path: Path, opts: dict[str, Any], workers: int) -> None:
     jobs = read_batch(sys.stdin if str(path) == "-" else path, opts)
     show = sys.stderr.isatty()
     with _bar(show, len(jobs), "solving", show_pos=True, show_eta=True) as bar:
-        for res in run_batch(jobs, workers or os.cpu_count() or 1):
+        for res in run_batch(jobs, workers):
             bar.update(1)
             _emit(res)
 

@@ -9,6 +9,7 @@ that fails becomes ``{"line": n, "error": "…"}`` so one bad line does not stop
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping, TextIO
 
@@ -38,10 +39,13 @@ def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
 
 def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
               ) -> Iterator[dict[str, Any]]:
-    """Solve every job, yielding results in input order (``workers`` processes)."""
-    if workers < 1:
+    """Solve every job, yielding results in input order (``workers`` processes, 0: one
+    a core)."""
+    if workers < 0:
         raise BarbuError(f"bad --workers {workers}: expected 0 (every core) or "
                          "more")
+    if workers == 0:
+        workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) == 1:
         for item in jobs:
             yield batch_worker(item)
