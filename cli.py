@@ -6,7 +6,6 @@ Every bad input ends as one line on stderr, ``barbu: error: …``, and exit stat
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path
