@@ -131,6 +131,11 @@ class Job:
             self.out = [_seat(x, "seat out") for x in str(job["out"]).replace(",", "")]
         if self.all_seats and self.side:
             raise BarbuError("--all-seats solves each seat alone: drop --side")
+        if self.all_seats and seat is not None and seat != "":
+            raise BarbuError("--all-seats solves every seat: drop --seat")
+        if self.all_seats and self.cards:
+            raise BarbuError("--all-seats and --cards answer different questions: "
+                             "choose one")
         c = self.contract
         if c is not None:
             if c.is_tricks:
@@ -288,6 +293,8 @@ class Job:
         if self.side:
             raise BarbuError("the table of every contract is per seat: drop --side "
                              "or name a --contract")
+        if self.cards:
+            raise BarbuError("--cards values each card in one contract: name a --contract")
         rows = []
         todo = [(c, trump, rank, p) for c, trump, rank in self.options() for p in seats]
         for i, (c, trump, rank, p) in enumerate(todo):
