@@ -57,7 +57,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, card_name, format_hand, parse_hand
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, check_whole
 from analyzer.rules import Contract, Rules, load_rules
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
@@ -990,11 +990,10 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         h = frozenset(int(c) for c in hand)
     if doubling not in ("best", "all", "none"):
         raise BarbuError(f"bad doubling {doubling!r}: expected best, all or none")
-    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise BarbuError(f"bad --seed {seed!r}: expected a non-negative whole number")
-    if workers is not None and (not isinstance(workers, (int, np.integer)) or workers < 0):
-        raise BarbuError(f"bad --workers {workers!r}: expected 0 (every core) or "
-                         "more")
+    if seed is not None:
+        check_whole(seed, "--seed", 0)
+    if workers is not None:
+        check_whole(workers, "--workers", 0, "0 (every core) or more")
     auto, n_cap = _parse_samples(samples)
     if max_samples is not None:
         n_cap = int(max_samples)

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping, TextIO
 
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, check_whole
 from analyzer.jobs import batch_worker, parse_batch_line
 
 
@@ -41,9 +41,7 @@ def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
               ) -> Iterator[dict[str, Any]]:
     """Solve every job, yielding results in input order (``workers`` processes, 0: one
     a core)."""
-    if workers < 0:
-        raise BarbuError(f"bad --workers {workers}: expected 0 (every core) or "
-                         "more")
+    check_whole(workers, "--workers", 0, "0 (every core) or more")
     if workers == 0:
         workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) == 1:

@@ -8,6 +8,20 @@ traceback.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 
 class BarbuError(ValueError):
     """A user-facing error: the message is one line that names what is wrong."""
+
+
+def check_whole(value: object, option: str, least: int, expected: str | None = None
+                ) -> None:
+    """Raise :class:`BarbuError` unless ``value`` is a whole number (not a bool) of at
+    least ``least``, naming the command-line ``option`` it came from: "bad --seed -1:
+    expected a non-negative whole number" (or ``expected``, where 0 means something)."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
+        what = expected or ("a positive whole number" if least == 1
+                            else "a non-negative whole number" if least == 0
+                            else f"a whole number of at least {least}")
+        raise BarbuError(f"bad {option} {value!r}: expected {what}")

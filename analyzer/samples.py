@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from analyzer.cards import format_deal, random_deal
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, check_whole
 from analyzer.rules import load_rules
 
 
@@ -36,8 +36,8 @@ def random_deals(count: int, seed: int | None, rules: str | None = None,
     """``count`` seeded random deals of the preset's deck, as PBN."""
     if count < 1:
         raise BarbuError(f"--count must be at least 1, got {count}")
-    if seed is not None and seed < 0:
-        raise BarbuError(f"bad --seed {seed}: expected a non-negative whole number")
+    if seed is not None:
+        check_whole(seed, "--seed", 0)
     import numpy as np
 
     r = load_rules(rules)

@@ -37,7 +37,7 @@ import numpy as np
 import polars as pl
 
 from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, check_whole
 from analyzer.features import FEATURE_COLUMNS, deal_features
 from analyzer.options import contract_options
 from analyzer.rules import Contract, Rules, load_rules
@@ -438,12 +438,10 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         that does not match, an unreachable scheduler. Nothing is overwritten.
     """
     t0 = time.perf_counter()
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
-        raise BarbuError(f"bad --deals {deals!r}: expected a positive whole number")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise BarbuError(f"bad --seed {seed!r}: expected a non-negative whole number")
-    if workers is not None and (not isinstance(workers, (int, np.integer)) or workers < 1):
-        raise BarbuError(f"bad --workers {workers!r}: expected a positive whole number")
+    check_whole(deals, "--deals", 1)
+    check_whole(seed, "--seed", 0)
+    if workers is not None:
+        check_whole(workers, "--workers", 1)
     if scheduler and cluster:
         raise BarbuError("give --scheduler or --cluster, not both")
     if scheduler and workers is not None:
