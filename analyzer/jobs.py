@@ -115,7 +115,8 @@ class Job:
         self.rank = _rank(job.get("rank"), r.deck)
         self.side = _side(job["side"]) if job.get("side") else None
         seat = job.get("seat")
-        if seat is not None and seat != "":
+        seat_given = seat is not None and seat != ""
+        if seat_given:
             self.seat: int | None = _seat(seat, "seat")
         else:
             self.seat = None if self.side else self.declarer
@@ -131,7 +132,7 @@ class Job:
             self.out = [_seat(x, "seat out") for x in str(job["out"]).replace(",", "")]
         if self.all_seats and self.side:
             raise BarbuError("--all-seats solves each seat alone: drop --side")
-        if self.all_seats and seat is not None and seat != "":
+        if self.all_seats and seat_given:
             raise BarbuError("--all-seats solves every seat: drop --seat")
         if self.all_seats and self.cards:
             raise BarbuError("--all-seats and --cards answer different questions: "
