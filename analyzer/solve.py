@@ -76,6 +76,10 @@ NEG_KILL = True
 #: With one known bound (``solve(bounds=...)``), test the value next to it first; off
 #: only to measure what that saves (BENCHMARKS.md, nineteenth session).
 HINT_FIRST = True
+#: Start a search's table at the size the last alike problem's entries needed (in this
+#: thread); off only to measure what that saves.
+SIZE_HINTS = True
+HINT_RUN = 3
 
 _local = threading.local()
 _tokens = iter(range(1, 1 << 62))
@@ -88,25 +92,73 @@ def _default_tt_bits(n_tricks: int) -> int:
     return 20
 
 
-def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
-    """Per-thread transposition table arrays, reused while the shape stays the same.
+def _size_hints() -> dict:
+    h = getattr(_local, "hints", None)
+    if h is None:
+        h = _local.hints = {}
+    return h
 
-    The entries stay valid while the same problem (``owner``) uses the table; another
-    problem finds it emptied.
+
+def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
+    """Per-thread transposition table arrays ``(keys, entries, heads)`` for a table of
+    ``2 ** bits`` entries, reused while the same problem (``owner``) asks for the same
+    shape; another problem, or another shape, finds them emptied.
+
+    The arrays are views of (at most) two buffer sets kept for the thread's life, so that
+    the memory is faulted in once, not at each solve: a search that fills its table
+    moves into a larger one (``_Problem._tests``), which must not share a buffer with the
+    table it moves from. Reused buffers need only their head / entry-hash part cleared
+    (every other row is written before it is read). Measured in BENCHMARKS.md ("Trick
+    solver", thirty-fifth session).
     """
-    cache = getattr(_local, "tt", None)
-    if cache is not None and cache[0] == (bits, words) and getattr(_local, "owner", 0) == owner:
-        return cache[1]
-    _local.owner = owner
-    if cache is None or cache[0] != (bits, words):
+    tabs = getattr(_local, "tabs", None)
+    if tabs is None:
+        tabs = _local.tabs = _Tables()
+    return tabs.get(bits, words, owner)
+
+
+class _Tables:
+    """The two buffer sets behind :func:`_tt` and which one the current table uses."""
+
+    def __init__(self) -> None:
+        self.sets: list[list[np.ndarray]] = []  # [keys, entries, heads], flat
+        self.cur: tuple | None = None  # (owner, bits, words, set index, views)
+
+    def get(self, bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
+        cur = self.cur
+        if cur is not None and cur[:3] == (owner, bits, words):
+            return cur[4]
         n = 1 << bits
-        arrays = (np.zeros((n, words), dtype=np.uint64),
-                  np.zeros((n, K.NTE), dtype=np.uint64),  # entries, one cache line each
-                  np.zeros(2 * n, dtype=np.int64))  # head slots, then the entry hash
-        _local.tt = cache = ((bits, words), arrays)
-    else:
-        cache[1][2][:] = 0  # mark every entry empty
-    return cache[1]
+        need = (n * words, n * K.NTE, 2 * n)
+        # a growing problem keeps its current set until the move is done: use the other
+        busy = cur[3] if cur is not None and cur[0] == owner else -1
+        free = [i for i in range(len(self.sets)) if i != busy]
+        fits = [i for i in free if all(a.size >= k for a, k in zip(self.sets[i], need))]
+        if fits:
+            i = min(fits, key=lambda j: self.sets[j][1].size)
+        elif len(self.sets) < 2:
+            i = len(self.sets)
+            self.sets.append([np.zeros(0, np.uint64), np.zeros(0, np.uint64),
+                              np.zeros(0, np.int64)])
+        else:
+            i = min(free, key=lambda j: self.sets[j][1].size)
+        st = self.sets[i]
+        for j, dt in enumerate((np.uint64, np.uint64, np.int64)):
+            if st[j].size < need[j]:
+                st[j] = np.zeros(0, dt)  # (let the old one go before the new one comes)
+                st[j] = np.zeros(need[j], dt)
+        heads = st[2][:2 * n]
+        heads[:] = 0  # mark every entry empty
+        views = (st[0][:n * words].reshape(n, words), st[1][:n * K.NTE].reshape(n, K.NTE),
+                 heads)
+        self.cur = (owner, bits, words, i, views)
+        return views
+
+
+def release_tables() -> None:
+    """Free this thread's transposition-table buffers (they are otherwise kept for the
+    next solve: up to about 2.5 GB after a search that grew its table to 2^24 entries)."""
+    _local.tabs = None
 
 
 def _parse_seats(side: str | Iterable[int | str | Seat]) -> tuple[int, ...]:
@@ -278,6 +330,15 @@ class _Problem:
         # key layout: word 0 = leader/tricks/bonus state, (ravage counts), then the hands
         words = 2 + (1 if rav else 0) + (rules.deck * cc.class_bits + 63) // 64
         bits = _default_tt_bits(self.tl) if tt_bits is None else int(tt_bits)
+        #: problems alike (the same contract, objective and size) tend to need alike
+        #: tables: start at the least size the last HINT_RUN of them needed (every one
+        #: dear: a run of the advisor's deals), rather than growing through each size
+        #: again (SIZE_HINTS)
+        self.size_key = (rules.name, c.id, tr, w, mx, self.tl, self.nt)
+        if tt_bits is None and SIZE_HINTS:
+            last = _size_hints().get(self.size_key, ())
+            if len(last) == HINT_RUN:
+                bits = max(bits, min(last))
         if not 4 <= bits <= MAX_TT_BITS:
             raise BarbuError(f"bad tt_bits {tt_bits}: expected 4..{MAX_TT_BITS}")
         self.tt_bits = bits
@@ -518,6 +579,13 @@ class _Problem:
             self.stats[8] = 0
         if self.stats[8]:
             raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")
+        if self.tt_grow:
+            # the least size that would have held its entries without growing
+            b = _default_tt_bits(self.tl)
+            while b < GROW_TT_BITS and 4 * int(self.stats[13]) > 3 << b:
+                b += 1
+            hints = _size_hints()
+            hints[self.size_key] = (hints.get(self.size_key, ()) + (b,))[-HINT_RUN:]
         return v
 
 

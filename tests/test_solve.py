@@ -653,3 +653,49 @@ def test_trump_tricks_a_seat_cannot_help_taking() -> None:
 @pytest.mark.slow
 def test_trump_tricks_a_seat_cannot_help_taking_full() -> None:
     _check_trump_tricks(range(1000, 1300), (3, 4))
+
+
+def test_table_buffers_are_reused_but_never_shared_by_a_move() -> None:
+    """The per-thread table buffers: a growing problem's new table lies in another buffer
+    than the one it moves from; another problem, or the same one asking anew for a table
+    it no longer uses, finds it emptied; a later problem reuses the memory (no new
+    buffer) and an alike problem after a run of large ones starts large."""
+    import analyzer.solve as S
+    S.release_tables()
+    a = S._tt(8, 3, 101)
+    a[2][:] = 7
+    assert S._tt(8, 3, 101)[2][0] == 7  # the same problem keeps its table
+    b = S._tt(10, 3, 101)  # it grows: the new table must not overlap the old
+    assert not any(np.shares_memory(x, y) for x in a for y in b)
+    assert b[0].shape == (1 << 10, 3) and b[1].shape == (1 << 10, S.K.NTE)
+    assert b[2].shape == (2 << 10,) and not b[2].any()
+    b[2][:] = 5
+    c = S._tt(8, 3, 202)  # another problem: emptied, in memory already there
+    assert not c[2].any()
+    assert any(np.shares_memory(c[2], y[2]) for y in (a, b))
+    d = S._tt(9, 4, 202)  # other key words: still a C-contiguous view
+    assert d[0].shape == (1 << 9, 4) and d[0].flags.c_contiguous
+    assert len(S._local.tabs.sets) == 2
+    S.release_tables()
+    assert getattr(S._local, "tabs", None) is None
+
+
+def test_size_hints_start_alike_problems_at_the_size_they_needed(monkeypatch) -> None:
+    """After HINT_RUN alike problems whose entries each needed a table larger than the
+    default, the next starts at the least of those sizes (values unchanged)."""
+    import analyzer.solve as S
+    rules = load_rules("tournament")
+    monkeypatch.setattr(S, "DEFAULT_TT_BITS", {4: 6, 8: 6, 13: 6})  # too small: grows
+    S._local.hints = {}
+    deal = random_deal(5, 52, 8)
+    vals, starts = [], []
+    for _ in range(S.HINT_RUN + 1):
+        pb = S._Problem(deal, rules, "no-last-two", None, 0, 0, None, None, None, (), None,
+                        None)
+        starts.append(pb.tt_bits)
+        vals.append(pb.run())
+    need = S._size_hints()[pb.size_key]
+    assert len(set(vals)) == 1
+    assert starts[:S.HINT_RUN] == [6] * S.HINT_RUN
+    assert min(need) > 6 and starts[-1] == min(need)
+    S._local.hints = {}
