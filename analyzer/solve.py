@@ -76,8 +76,10 @@ NEG_KILL = True
 #: With one known bound (``solve(bounds=...)``), test the value next to it first; off
 #: only to measure what that saves (BENCHMARKS.md, nineteenth session).
 HINT_FIRST = True
-#: Start a search's table at the size the last alike problem's entries needed (in this
-#: thread); off only to measure what that saves.
+#: Start a search's table at the least size that each of the last HINT_RUN alike
+#: problems solved in this thread needed (``_Problem``), rather than growing it through
+#: each size again; off only to measure what that saves (BENCHMARKS.md, thirty-fifth
+#: session).
 SIZE_HINTS = True
 HINT_RUN = 3
 
@@ -93,6 +95,8 @@ def _default_tt_bits(n_tricks: int) -> int:
 
 
 def _size_hints() -> dict:
+    """This thread's table sizes needed by the last ``HINT_RUN`` problems of each kind
+    (``_Problem.size_key``), log2 of entries."""
     h = getattr(_local, "hints", None)
     if h is None:
         h = _local.hints = {}
@@ -330,10 +334,10 @@ class _Problem:
         # key layout: word 0 = leader/tricks/bonus state, (ravage counts), then the hands
         words = 2 + (1 if rav else 0) + (rules.deck * cc.class_bits + 63) // 64
         bits = _default_tt_bits(self.tl) if tt_bits is None else int(tt_bits)
-        #: problems alike (the same contract, objective and size) tend to need alike
-        #: tables: start at the least size the last HINT_RUN of them needed (every one
-        #: dear: a run of the advisor's deals), rather than growing through each size
-        #: again (SIZE_HINTS)
+        # problems alike (the same contract, objective and position size) tend to need
+        # alike tables: start at the least size each of the last HINT_RUN of them needed
+        # (the least, so that one dear problem does not give the next cheap one a large
+        # table: SIZE_HINTS)
         self.size_key = (rules.name, c.id, tr, w, mx, self.tl, self.nt)
         if tt_bits is None and SIZE_HINTS:
             last = _size_hints().get(self.size_key, ())
