@@ -82,6 +82,10 @@ HINT_FIRST = True
 #: session).
 SIZE_HINTS = True
 HINT_RUN = 3
+#: The table buffers a thread keeps between problems (``_tt``): above this, a new problem
+#: keeps only the set it uses. About what one 2^24-entry table takes (the most a thread
+#: kept before the buffers were pooled), above a 2^21 and a 2^23 table together.
+KEEP_TABLE_BYTES = 2 << 30
 
 _local = threading.local()
 _tokens = iter(range(1, 1 << 62))
@@ -151,6 +155,12 @@ class _Tables:
             if st[j].size < need[j]:
                 st[j] = np.zeros(0, dt)  # (let the old one go before the new one comes)
                 st[j] = np.zeros(need[j], dt)
+        if busy < 0 and len(self.sets) == 2 and \
+                sum(a.nbytes for t in self.sets for a in t) > KEEP_TABLE_BYTES:
+            # a new problem, and both sets together are large (after a search that grew
+            # to 2^23 or 2^24 entries): keep only the one it uses
+            self.sets = [st]
+            i = 0
         heads = st[2][:2 * n]
         heads[:] = 0  # mark every entry empty
         views = (st[0][:n * words].reshape(n, words), st[1][:n * K.NTE].reshape(n, K.NTE),
@@ -161,7 +171,8 @@ class _Tables:
 
 def release_tables() -> None:
     """Free this thread's transposition-table buffers (they are otherwise kept for the
-    next solve: up to about 2.5 GB after a search that grew its table to 2^24 entries)."""
+    next solve: up to about 2 GB, ``KEEP_TABLE_BYTES``; a search that grows its table to
+    2^24 entries holds nearly 3 GB while it moves it)."""
     _local.tabs = None
 
 

@@ -655,11 +655,11 @@ def test_trump_tricks_a_seat_cannot_help_taking_full() -> None:
     _check_trump_tricks(range(1000, 1300), (3, 4))
 
 
-def test_table_buffers_are_reused_but_never_shared_by_a_move() -> None:
+def test_table_buffers_are_reused_but_never_shared_by_a_move(monkeypatch) -> None:
     """The per-thread table buffers: a growing problem's new table lies in another buffer
     than the one it moves from; another problem, or the same one asking anew for a table
     it no longer uses, finds it emptied; a later problem reuses the memory (no new
-    buffer) and an alike problem after a run of large ones starts large."""
+    buffer); above KEEP_TABLE_BYTES a new problem keeps only the set it uses."""
     import analyzer.solve as S
     S.release_tables()
     a = S._tt(8, 3, 101)
@@ -676,6 +676,12 @@ def test_table_buffers_are_reused_but_never_shared_by_a_move() -> None:
     d = S._tt(9, 4, 202)  # other key words: still a C-contiguous view
     assert d[0].shape == (1 << 9, 4) and d[0].flags.c_contiguous
     assert len(S._local.tabs.sets) == 2
+    S._tt(11, 4, 202)  # the same problem grows: both sets stay
+    assert len(S._local.tabs.sets) == 2
+    monkeypatch.setattr(S, "KEEP_TABLE_BYTES", 1 << 16)
+    e = S._tt(8, 3, 303)  # a new problem, the two sets over the limit: one is kept
+    assert len(S._local.tabs.sets) == 1
+    assert np.shares_memory(e[2], S._local.tabs.sets[0][2]) and not e[2].any()
     S.release_tables()
     assert getattr(S._local, "tabs", None) is None
 
