@@ -597,7 +597,7 @@ class _Problem:
         if self.tt_grow:
             # the least size that would have held its entries without growing
             b = _default_tt_bits(self.tl)
-            while b < GROW_TT_BITS and 4 * int(self.stats[13]) > 3 << b:
+            while b < GROW_TT_BITS and 4 * int(self.stats[13]) > K.TT_FULL_QUARTERS << b:
                 b += 1
             hints = _size_hints()
             hints[self.size_key] = (hints.get(self.size_key, ()) + (b,))[-HINT_RUN:]

@@ -176,6 +176,7 @@ TE_LB = 4
 TE_UB = 5
 TE_MV = 6
 TE_P = 7
+TT_FULL_QUARTERS = 3  # the entry pool counts as full (grow, or empty it) at 3/4 of its rows
 NTE = 8
 
 DIS_W = -4            # negative contracts: weight of a discard's suit length (short first)
@@ -2109,7 +2110,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
     if g >= 0:
         slot, free = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
     if slot < 0:
-        if stats[13] + 2 > (n >> 1) + (n >> 2):
+        if 4 * (stats[13] + 2) > TT_FULL_QUARTERS * n:
             # the pool is full (the head array must not fill up either): stop for a
             # larger table, or start afresh
             if P[P_TT_GROW] != 0:
