@@ -280,8 +280,11 @@ def validate_hands(hands: Sequence[Iterable[int]], deck: int, equal: bool = True
     for seat, hand in enumerate(hands):
         for c in hand:
             if c not in allowed:
+                # (a card index outside 0-51 has no name: say what was given)
+                what = card_name(c) if isinstance(c, (int, np.integer)) and 0 <= c < 52 \
+                    else f"index {c!r} (cards are 0-51)"
                 raise BarbuError(
-                    f"card {card_name(c)} in {Seat(seat).name}'s hand is not in the {deck}-card deck")
+                    f"card {what} in {Seat(seat).name}'s hand is not in the {deck}-card deck")
             if c in seen:
                 raise BarbuError(
                     f"duplicate card {card_name(c)} in {Seat(seen[c]).name}'s and "

@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.cards import (CARD_BIT, Deal, Rank, Seat, Suit, card_index, card_name, cards_of,
                             deck_cards, format_deal, mask_of, parse_deal, parse_hand,
-                            random_deal)
+                            random_deal, validate_hands)
 from analyzer.errors import BarbuError
 
 
@@ -54,6 +54,14 @@ def test_card_not_in_the_32_card_deck():
         Deal((parse_hand("A..."), parse_hand("K..."), parse_hand("Q..."), parse_hand("2...")), 32)
     d = parse_deal("N:AKQJT987... .AKQJT987.. ..AKQJT987. ...AKQJT987")
     assert d.deck == 32
+
+
+@pytest.mark.parametrize("bad", [52, 60, -1])
+def test_card_index_outside_the_deck_is_named_as_given(bad):
+    # (the Python API takes card indices 0-51: one outside has no name to print, and -1
+    # must not pass for the club ace)
+    with pytest.raises(BarbuError, match=f"card index {bad} \\(cards are 0-51\\) in E's hand"):
+        validate_hands([[0], [bad], [2], [3]], 52)
 
 
 def test_random_deals_are_seeded_and_valid():
