@@ -188,6 +188,16 @@ def card_index(text: str) -> int:
     return make_card(suit, rank)
 
 
+def as_card(x: int | str, where: str) -> int:
+    """A card index from an index (0-51) or a name (``SA``); one line naming ``where``
+    (e.g. "the current trick") for anything else."""
+    if isinstance(x, str):
+        return card_index(x)
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < 52:
+        return int(x)
+    raise BarbuError(f"bad card {x!r} in {where}: a card index 0-51 or a name like SA")
+
+
 def mask_of(cards: Iterable[int]) -> int:
     """Bitboard (Python int) of a set of card indices."""
     m = 0

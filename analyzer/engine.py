@@ -24,7 +24,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, card_name, validate_hands)
+from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, as_card, card_name,
+                            validate_hands)
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules
 
@@ -47,9 +48,10 @@ def _resolve(rules: Rules, contract: Contract | str) -> Contract:
 def _check_position(rules: Rules, hands: Sequence[Iterable[int]], first: int,
                     trick: Sequence[int]) -> list[set[int]]:
     """Validate hands (+ trick in progress); return the hands as sets."""
-    hs = [set(int(c) for c in h) for h in hands]
+    hs = [set(as_card(c, f"hand {i + 1}") for c in h) for i, h in enumerate(hands)]
     if len(hs) != 4:
         raise BarbuError(f"a position needs four hands, got {len(hs)}")
+    trick = [as_card(c, "the current trick") for c in trick]
     validate_hands(hs, rules.deck, equal=False)
     held = set().union(*hs)
     for c in trick:
@@ -105,7 +107,7 @@ class TrickGame:
         leader = int(leader)
         if leader not in range(4):
             raise BarbuError(f"bad leader {leader}")
-        trick = [int(x) for x in trick]
+        trick = [as_card(x, "the current trick") for x in trick]
         self.hands = _check_position(rules, hands, leader, trick)
         if c.trumps:
             if trump is None:

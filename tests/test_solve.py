@@ -705,3 +705,28 @@ def test_size_hints_start_alike_problems_at_the_size_they_needed(monkeypatch) ->
     assert starts[:S.HINT_RUN] == [6] * S.HINT_RUN
     assert min(need) > 6 and starts[-1] == min(need)
     S._local.hints = {}
+
+
+def test_cards_as_names_or_indices_and_bad_ones_in_one_line():
+    # the Python API takes card indices 0-51 or names; anything else is one BarbuError
+    # naming where it was (not a ValueError, nor a wrong card: 99 used to pass the
+    # trick's check as a 99 % 13 rank)
+    r = load_rules("tournament")
+    d = random_deal(3, 52, 3)
+    hands = [sorted(h) for h in d.hands]
+    names = [[f"{'SHDC'[c // 13]}{'23456789TJQKA'[c % 13]}" for c in h] for h in hands]
+    assert solve(names, r, "no-tricks", leader=0, seat=0) == \
+        solve(hands, r, "no-tricks", leader=0, seat=0)
+    lead = hands[0][0]
+    rest = [hands[0][1:]] + hands[1:]
+    assert solve(rest, r, "no-tricks", leader=0, seat=1, trick=[names[0][0]]) == \
+        solve(rest, r, "no-tricks", leader=0, seat=1, trick=[lead])
+    for trick, match in (([99], "bad card 99 in the current trick"),
+                         ([1.5], "bad card 1.5 in the current trick"),
+                         (["Q9"], "bad card 'Q9'")):
+        with pytest.raises(BarbuError, match=match):
+            solve(rest, r, "no-tricks", leader=0, seat=1, trick=trick)
+    with pytest.raises(BarbuError, match="bad card 60 in W's hand"):
+        solve(hands[:3] + [[60] + hands[3][1:]], r, "no-tricks", leader=0, seat=0)
+    with pytest.raises(BarbuError, match="bad card 77 in the current trick"):
+        TrickGame(r, "no-tricks", rest, 0, trick=[77])
