@@ -83,13 +83,13 @@ class TrickGame:
     rules : Rules
     contract : Contract or str
         A ``kind = "tricks"`` contract of ``rules``.
-    hands : 4 iterables of card indices
-        Cards each seat still holds.
+    hands : 4 iterables of cards
+        Cards each seat still holds: indices 0-51 (``13 * suit + rank``) or names (``"SA"``).
     leader : Seat or int
         Leader of the current trick.
     trump : Suit, int or None
         The trump suit; required for ``trumps = true`` contracts, forbidden otherwise.
-    trick : sequence of card indices
+    trick : sequence of cards (indices or names)
         Cards already played to the current trick, leader's first.
     whole_hand : bool, optional
         Whether the position is a whole hand (bonuses, first-trick bans apply). Default:

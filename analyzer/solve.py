@@ -619,8 +619,9 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
 
     Parameters
     ----------
-    deal_or_hands : Deal or 4 iterables of card indices
-        The cards each seat holds (mid-trick: those who have played hold one card fewer).
+    deal_or_hands : Deal or 4 iterables of cards
+        The cards each seat holds (mid-trick: those who have played hold one card fewer):
+        card indices 0-51 (``13 * suit + rank``) or names (``"SA"``).
     rules : Rules or str
         The preset (or its name / file).
     contract : Contract or str
@@ -636,7 +637,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     weights, maximizers : optional
         A general linear objective: ``sum(weights[p] * score[p])``, maximised by the seats
         in ``maximizers``, minimised by the others.
-    trick : sequence of card indices
+    trick : sequence of cards (indices or names)
         Cards already played to the current trick, leader's first.
     whole_hand : bool, optional
         Whether the position is a whole hand (bonuses, first-trick heart ban); default: full
