@@ -56,7 +56,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from analyzer.cards import RANK_CHARS, Seat, card_name, format_hand, parse_hand
+from analyzer.cards import RANK_CHARS, Seat, as_card, card_name, format_hand, parse_hand
 from analyzer.errors import BarbuError, check_whole
 from analyzer.rules import Contract, Rules, load_rules
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
@@ -987,7 +987,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     if isinstance(hand, str):
         h = parse_hand(hand.strip().strip('"'))
     else:
-        h = frozenset(int(c) for c in hand)
+        h = frozenset(as_card(c, "the hand") for c in hand)
     if doubling not in ("best", "all", "none"):
         raise BarbuError(f"bad doubling {doubling!r}: expected best, all or none")
     if seed is not None:

@@ -339,7 +339,7 @@ class DominoesGame:
             raise BarbuError(f"{c.id} is not a dominoes contract")
         self.rules = rules
         self.contract = c
-        self.hands = [set(int(x) for x in h) for h in hands]
+        self.hands = [set(as_card(x, f"hand {i + 1}") for x in h) for i, h in enumerate(hands)]
         if len(self.hands) != 4:
             raise BarbuError(f"a position needs four hands, got {len(self.hands)}")
         validate_hands(self.hands, rules.deck, equal=False)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from analyzer.cards import DECK_RANKS, format_hand
+from analyzer.cards import DECK_RANKS, as_card, format_hand
 
 #: Rank indices of the honours and the spot-card threshold.
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
@@ -61,7 +61,7 @@ def hand_features(hand: Iterable[int], deck: int = 52) -> dict[str, Any]:
     dict
         Plain Python ints, bools and the PBN text of the hand.
     """
-    cards = sorted(set(int(c) for c in hand))
+    cards = sorted(set(as_card(c, "the hand") for c in hand))
     suits = [[c % 13 for c in cards if c // 13 == s] for s in range(4)]
     lens = [len(x) for x in suits]
     ranks = [c % 13 for c in cards]

@@ -39,7 +39,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from analyzer.cards import Seat, Suit, card_index, card_name, deck_cards, parse_hand
+from analyzer.cards import Seat, Suit, as_card, card_index, card_name, deck_cards, parse_hand
 from analyzer.errors import BarbuError
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
@@ -166,7 +166,8 @@ class Sampler:
             raise BarbuError(f"bad deck {deck}: expected 32 or 52")
         self.deck = deck
         self.seat = _seat(seat)
-        h = parse_hand(hand) if isinstance(hand, str) else frozenset(int(c) for c in hand)
+        h = parse_hand(hand) if isinstance(hand, str) else \
+            frozenset(as_card(c, "the hand") for c in hand)
         allc = deck_cards(deck)
         outside = [c for c in h if c not in allc]
         if outside:

@@ -263,7 +263,8 @@ class _Problem:
             raise BarbuError("say who leads (leader)")
         lead = _seat(leader, "leader")
         tr = None if trump is None else trump
-        game = TrickGame(rules, c, hands, lead, trump=tr, trick=tuple(as_card(x, "the current trick") for x in trick),
+        game = TrickGame(rules, c, hands, lead, trump=tr,
+                         trick=tuple(as_card(x, "the current trick") for x in trick),
                          whole_hand=whole_hand)
         self.game = game
         self.rules = rules

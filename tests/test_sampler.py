@@ -157,3 +157,10 @@ def test_parse_constraints():
     assert parse_constraints(None) == {"known": {}, "voids": {}, "lengths": {}}
     with pytest.raises(BarbuError, match="unknown constraint"):
         parse_constraints({"void": {}})
+
+
+def test_hand_as_names_or_indices_and_a_bad_card_in_one_line():
+    names = ["SA", "SK", "SQ", "SJ", "ST", "S9", "S8", "S7", "S6", "S5", "S4", "S3", "S2"]
+    assert Sampler(names, "N").hand == Sampler("AKQJT98765432...", "N").hand
+    with pytest.raises(BarbuError, match="bad card 99 in the hand"):
+        Sampler(list(range(12)) + [99], "N")
