@@ -191,6 +191,8 @@ def card_index(text: str) -> int:
 def as_card(x: int | str, where: str) -> int:
     """A card index from an index (0-51) or a name (``SA``); one line naming ``where``
     (e.g. "the current trick") for anything else."""
+    if type(x) is int and 0 <= x < 52:  # (the common case first: solves call it a lot)
+        return x
     if isinstance(x, str):
         return card_index(x)
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < 52:
