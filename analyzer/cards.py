@@ -200,6 +200,13 @@ def as_card(x: int | str, where: str) -> int:
     raise BarbuError(f"bad card {x!r} in {where}: a card index 0-51 or a name like SA")
 
 
+def as_hands(hands: Iterable[Iterable[int | str]]) -> list[set[int]]:
+    """Hands of cards (indices or names, :func:`as_card`) as sets of card indices; a bad
+    card names its seat's hand."""
+    return [set(as_card(c, f"{'NESW'[i]}'s hand" if i < 4 else f"hand {i + 1}") for c in h)
+            for i, h in enumerate(hands)]
+
+
 def mask_of(cards: Iterable[int]) -> int:
     """Bitboard (Python int) of a set of card indices."""
     m = 0

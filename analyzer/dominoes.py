@@ -47,7 +47,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from analyzer.cards import DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit, as_card
+from analyzer.cards import DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit, as_hands
 from analyzer.engine import PASS, DominoesGame
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules, load_rules
@@ -205,7 +205,7 @@ def _contract(rules: Rules, contract: Contract | str) -> Contract:
 def _hands(deal_or_hands: Deal | Sequence[Iterable[int]]) -> list[set[int]]:
     if isinstance(deal_or_hands, Deal):
         return [set(h) for h in deal_or_hands.hands]
-    hs = [set(as_card(c, f"hand {i + 1}") for c in h) for i, h in enumerate(deal_or_hands)]
+    hs = as_hands(deal_or_hands)
     if len(hs) != 4:
         raise BarbuError(f"a position needs four hands, got {len(hs)}")
     return hs

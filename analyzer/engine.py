@@ -24,8 +24,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, as_card, card_name,
-                            validate_hands)
+from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, as_card, as_hands,
+                            card_name, validate_hands)
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules
 
@@ -47,11 +47,11 @@ def _resolve(rules: Rules, contract: Contract | str) -> Contract:
 
 def _check_position(rules: Rules, hands: Sequence[Iterable[int]], first: int,
                     trick: Sequence[int]) -> list[set[int]]:
-    """Validate hands (+ trick in progress); return the hands as sets."""
-    hs = [set(as_card(c, f"hand {i + 1}") for c in h) for i, h in enumerate(hands)]
+    """Validate hands (+ trick in progress, card indices already); return the hands as
+    sets."""
+    hs = as_hands(hands)
     if len(hs) != 4:
         raise BarbuError(f"a position needs four hands, got {len(hs)}")
-    trick = [as_card(c, "the current trick") for c in trick]
     validate_hands(hs, rules.deck, equal=False)
     held = set().union(*hs)
     for c in trick:
@@ -339,7 +339,7 @@ class DominoesGame:
             raise BarbuError(f"{c.id} is not a dominoes contract")
         self.rules = rules
         self.contract = c
-        self.hands = [set(as_card(x, f"hand {i + 1}") for x in h) for i, h in enumerate(hands)]
+        self.hands = as_hands(hands)
         if len(self.hands) != 4:
             raise BarbuError(f"a position needs four hands, got {len(self.hands)}")
         validate_hands(self.hands, rules.deck, equal=False)

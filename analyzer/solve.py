@@ -29,7 +29,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from analyzer.cards import Deal, Seat, as_card, card_name
+from analyzer.cards import Deal, Seat, card_name
 from analyzer.compile import CompiledContract, card_bitpos, compile_contract
 from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError
@@ -257,14 +257,12 @@ class _Problem:
             # the preset's deck decides (an endgame of high cards parses as 32-card)
             hands = [set(h) for h in deal_or_hands.hands]
         else:
-            hands = [set(as_card(x, f"{'NESW'[i]}'s hand" if i < 4 else f"hand {i + 1}")
-                         for x in h) for i, h in enumerate(deal_or_hands)]
+            hands = deal_or_hands  # (TrickGame reads the cards: indices or names)
         if leader is None:
             raise BarbuError("say who leads (leader)")
         lead = _seat(leader, "leader")
         tr = None if trump is None else trump
-        game = TrickGame(rules, c, hands, lead, trump=tr,
-                         trick=tuple(as_card(x, "the current trick") for x in trick),
+        game = TrickGame(rules, c, hands, lead, trump=tr, trick=trick,
                          whole_hand=whole_hand)
         self.game = game
         self.rules = rules
