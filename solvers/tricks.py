@@ -35,7 +35,10 @@ Speed-ups, after Bo Haglund's description of DDS:
   seats would discard on it), the table's best lead first; leads in suits where the
   other side holds few cards (void: all its cards count, as discards) come first, which
   keeps proofs narrow, and in notrump a side that wants tricks first leads a suit each
-  opponent holds one card of at most (the cards it keeps there become winners); a lead
+  opponent holds one card of at most (the cards it keeps there become winners), and
+  each of its leads scores the sure tricks it has once the lead's trick is played out
+  as predicted (``_la_lead``: a lead that knocks out a stopper before one that cashes a
+  winner); a lead
   that refuted the first try at the same ply elsewhere (a killer move) scores more, and
   so does such a play inside a trick for a seat with one teammate (bridge-like sides,
   not a paranoid negative objective); a defender of a paranoid negative objective plays
@@ -191,6 +194,9 @@ KEEP_W = 16          # a paranoid defender's scoring card played to a trick no w
                      # seat wins: less by this much a point (kept for the declarer's tricks)
 DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
+LA_W = 48            # notrump lead ordering: weight of each sure trick the mover's side has
+                     # after the lead's predicted trick (``_la_lead``)
+LA_TL = 4            # ... from this many tricks left
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
 KILLER_F = 32         # the same inside a trick (only for the seats in P_KILL_F)
@@ -2372,6 +2378,77 @@ def _runs(lq, ip):
 
 
 @njit(**NUMBA_OPTS)
+def _la_sure(hands, team, b0, b1, b2, b3):
+    """Sure-ish tricks of ``team`` (a seat mask) once the cards ``b0..b3`` are gone: per
+    suit the top cards in play that the team holds in an unbroken run, at most its
+    longest holding of the suit (ordering only: no bound)."""
+    gone = b0 | b1 | b2 | b3
+    inplay = (hands[0] | hands[1] | hands[2] | hands[3]) & ~gone
+    tot = 0
+    for s in range(4):
+        ip = _lane(inplay, s)
+        mx = 0
+        tm = 0
+        for q in range(4):
+            if (team >> q) & 1:
+                lq = _lane(hands[q] & ~gone, s)
+                tm |= lq
+                if POPCOUNT[lq] > mx:
+                    mx = POPCOUNT[lq]
+        k = 0
+        while ip != 0:
+            r = HIGHEST[ip]
+            if not (tm >> r) & 1:
+                break
+            k += 1
+            ip ^= 1 << r
+        tot += min(k, mx)
+    return tot
+
+
+@njit(**NUMBA_OPTS)
+def _la_lead(hands, p, s, c, team):
+    """Sure-ish tricks of the mover's ``team`` after a predicted trick on lead ``c``
+    (each later seat wins as cheaply as it can when an opponent is on top, else plays
+    low; a void seat sheds the lowest card of its longest suit): 1 for the trick if the
+    team takes it, plus ``_la_sure`` after it."""
+    cur = c
+    win = p
+    b1 = np.uint64(0)
+    b2 = np.uint64(0)
+    b3 = np.uint64(0)
+    for j in range(1, 4):
+        q = (p + j) % 4
+        hl = _lane(hands[q], s)
+        b = np.uint64(0)
+        if hl != 0:
+            cr = cur & 15
+            above = hl >> (cr + 1)
+            if above != 0 and ((team >> q) & 1) != ((team >> win) & 1):
+                r = LOWEST[above] + cr + 1
+                cur = 16 * s + r
+                win = q
+            else:
+                r = LOWEST[hl]
+            b = _bit(16 * s + r)
+        else:
+            bl = 0
+            for s2 in range(4):
+                l2 = _lane(hands[q], s2)
+                if POPCOUNT[l2] > bl:
+                    bl = POPCOUNT[l2]
+                    b = _bit(16 * s2 + LOWEST[l2])
+        if j == 1:
+            b1 = b
+        elif j == 2:
+            b2 = b
+        else:
+            b3 = b
+    t = 1 if (team >> win) & 1 else 0
+    return t + _la_sure(hands, team, _bit(c), b1, b2, b3)
+
+
+@njit(**NUMBA_OPTS)
 def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
@@ -2589,6 +2666,13 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             else:
                 sc += r
             sc += sadd
+            if nt == 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and LA_W != 0 and \
+                    tl >= LA_TL and good > 0:
+                # a notrump lead, looked one trick ahead: the sure tricks the mover's
+                # side has once it is played out (a lead that knocks out the other side's
+                # stopper can beat cashing a winner: the proof after it is short;
+                # BENCHMARKS.md, thirty-eighth session)
+                sc += LA_W * _la_lead(hands, p, s, c, team)
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
