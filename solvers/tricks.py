@@ -2378,49 +2378,42 @@ def _runs(lq, ip):
 
 
 @njit(**NUMBA_OPTS)
-def _la_sure(hands, team, b0, b1, b2, b3):
-    """Sure-ish tricks of ``team`` (a seat mask) once the cards ``b0..b3`` are gone: per
-    suit the top cards in play that the team holds in an unbroken run, at most its
-    longest holding of the suit (ordering only: no bound)."""
-    gone = b0 | b1 | b2 | b3
-    inplay = (hands[0] | hands[1] | hands[2] | hands[3]) & ~gone
-    tot = 0
-    for s in range(4):
-        ip = _lane(inplay, s)
-        mx = 0
-        tm = 0
-        for q in range(4):
-            if (team >> q) & 1:
-                lq = _lane(hands[q] & ~gone, s)
-                tm |= lq
-                if POPCOUNT[lq] > mx:
-                    mx = POPCOUNT[lq]
-        k = 0
-        while ip != 0:
-            r = HIGHEST[ip]
-            if not (tm >> r) & 1:
-                break
-            k += 1
-            ip ^= 1 << r
-        tot += min(k, mx)
-    return tot
+def _la_suit(hands, team, gone, s):
+    """Sure-ish tricks of ``team`` (a seat mask) in suit ``s`` once the cards ``gone``
+    are played: the top cards in play that the team holds in an unbroken run, at most
+    its longest holding of the suit (ordering only: no bound)."""
+    ip = _lane((hands[0] | hands[1] | hands[2] | hands[3]) & ~gone, s)
+    mx = 0
+    tm = 0
+    for q in range(4):
+        if (team >> q) & 1:
+            lq = _lane(hands[q] & ~gone, s)
+            tm |= lq
+            if POPCOUNT[lq] > mx:
+                mx = POPCOUNT[lq]
+    k = 0
+    while ip != 0:
+        r = HIGHEST[ip]
+        if not (tm >> r) & 1:
+            break
+        k += 1
+        ip ^= 1 << r
+    return min(k, mx)
 
 
 @njit(**NUMBA_OPTS)
-def _la_lead(hands, p, s, c, team):
+def _la_lead(hands, p, s, c, team, sk):
     """Sure-ish tricks of the mover's ``team`` after a predicted trick on lead ``c``
     (each later seat wins as cheaply as it can when an opponent is on top, else plays
     low; a void seat sheds the lowest card of its longest suit): 1 for the trick if the
-    team takes it, plus ``_la_sure`` after it."""
+    team takes it, plus ``_la_suit`` of each suit after it (``sk``: the suits' counts
+    before the trick, 8 bits a suit, for the suits the trick took no card of)."""
     cur = c
     win = p
-    b1 = np.uint64(0)
-    b2 = np.uint64(0)
-    b3 = np.uint64(0)
+    gone = _bit(c)
     for j in range(1, 4):
         q = (p + j) % 4
         hl = _lane(hands[q], s)
-        b = np.uint64(0)
         if hl != 0:
             cr = cur & 15
             above = hl >> (cr + 1)
@@ -2430,22 +2423,23 @@ def _la_lead(hands, p, s, c, team):
                 win = q
             else:
                 r = LOWEST[hl]
-            b = _bit(16 * s + r)
+            gone |= _bit(16 * s + r)
         else:
             bl = 0
+            b = np.uint64(0)
             for s2 in range(4):
                 l2 = _lane(hands[q], s2)
                 if POPCOUNT[l2] > bl:
                     bl = POPCOUNT[l2]
                     b = _bit(16 * s2 + LOWEST[l2])
-        if j == 1:
-            b1 = b
-        elif j == 2:
-            b2 = b
-        else:
-            b3 = b
+            gone |= b
     t = 1 if (team >> win) & 1 else 0
-    return t + _la_sure(hands, team, _bit(c), b1, b2, b3)
+    for s2 in range(4):
+        if _lane(gone, s2) != 0:
+            t += _la_suit(hands, team, gone, s2)
+        else:
+            t += (sk >> (8 * s2)) & 255
+    return t
 
 
 @njit(**NUMBA_OPTS)
@@ -2524,6 +2518,13 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     # can shed: README deals 0-6 x0.90 nodes, 52-card deals mostly fewer, 10- and
     # 32-card positions 5-8% more)
     long_first = nt == 0 and negd >= 0 and p != negd and P[P_NEG_LONG] != 0
+    # a notrump lead looks one trick ahead (``_la_lead``): the side's sure tricks by
+    # suit before the trick, 8 bits a suit
+    la = nt == 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and LA_W != 0 and tl >= LA_TL
+    la_sk = 0
+    if la:
+        for s in range(4):
+            la_sk |= _la_suit(hands, team, np.uint64(0), s) << (8 * s)
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
@@ -2666,13 +2667,12 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             else:
                 sc += r
             sc += sadd
-            if nt == 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and LA_W != 0 and \
-                    tl >= LA_TL and good > 0:
+            if la and good > 0:
                 # a notrump lead, looked one trick ahead: the sure tricks the mover's
                 # side has once it is played out (a lead that knocks out the other side's
                 # stopper can beat cashing a winner: the proof after it is short;
                 # BENCHMARKS.md, thirty-eighth session)
-                sc += LA_W * _la_lead(hands, p, s, c, team)
+                sc += LA_W * _la_lead(hands, p, s, c, team, la_sk)
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
