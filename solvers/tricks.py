@@ -36,9 +36,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   other side holds few cards (void: all its cards count, as discards) come first, which
   keeps proofs narrow, and in notrump a side that wants tricks first leads a suit each
   opponent holds one card of at most (the cards it keeps there become winners), and
-  each of its leads scores the sure tricks it has once the lead's trick is played out
-  as predicted (``_la_lead``: a lead that knocks out a stopper before one that cashes a
-  winner); a lead
+  each card a seat of it leads or plays second or third scores the sure tricks its side
+  has once the trick is played out as predicted (``_la_lead``: a lead that knocks out a
+  stopper before one that cashes a winner); a lead
   that refuted the first try at the same ply elsewhere (a killer move) scores more, and
   so does such a play inside a trick for a seat with one teammate (bridge-like sides,
   not a paranoid negative objective); a defender of a paranoid negative objective plays
@@ -194,8 +194,8 @@ KEEP_W = 16          # a paranoid defender's scoring card played to a trick no w
                      # seat wins: less by this much a point (kept for the declarer's tricks)
 DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
-LA_W = 48            # notrump lead ordering: weight of each sure trick the mover's side has
-                     # after the lead's predicted trick (``_la_lead``)
+LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
+                     # the trick is played out as predicted after his card (``_la_lead``)
 LA_TL = 4            # ... from this many tricks left
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
@@ -2402,16 +2402,19 @@ def _la_suit(hands, team, gone, s):
 
 
 @njit(**NUMBA_OPTS)
-def _la_lead(hands, p, s, c, team, sk):
-    """Sure-ish tricks of the mover's ``team`` after a predicted trick on lead ``c``
-    (each later seat wins as cheaply as it can when an opponent is on top, else plays
-    low; a void seat sheds the lowest card of its longest suit): 1 for the trick if the
-    team takes it, plus ``_la_suit`` of each suit after it (``sk``: the suits' counts
-    before the trick, 8 bits a suit, for the suits the trick took no card of)."""
-    cur = c
-    win = p
+def _la_lead(hands, p, nt, s, cur, win, c, team, sk):
+    """Sure-ish tricks of the mover's ``team`` after the trick is played out as predicted
+    from seat ``p``'s card ``c`` (the ``nt``-th card of a trick in suit ``s`` that
+    ``cur``, played by ``win``, leads so far; a lead when ``nt`` is 0): each later seat
+    wins as cheaply as it can when an opponent is on top, else plays low; a void seat
+    sheds the lowest card of its longest suit. 1 for the trick if the team takes it,
+    plus ``_la_suit`` of each suit after it (``sk``: the suits' counts before the trick,
+    8 bits a suit, for the suits the trick took no card of)."""
+    if nt == 0 or ((c >> 4) == s and c > cur):
+        cur = c
+        win = p
     gone = _bit(c)
-    for j in range(1, 4):
+    for j in range(1, 4 - nt):
         q = (p + j) % 4
         hl = _lane(hands[q], s)
         if hl != 0:
@@ -2518,9 +2521,9 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     # can shed: README deals 0-6 x0.90 nodes, 52-card deals mostly fewer, 10- and
     # 32-card positions 5-8% more)
     long_first = nt == 0 and negd >= 0 and p != negd and P[P_NEG_LONG] != 0
-    # a notrump lead looks one trick ahead (``_la_lead``): the side's sure tricks by
-    # suit before the trick, 8 bits a suit
-    la = nt == 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and LA_W != 0 and tl >= LA_TL
+    # a notrump card looks to the end of its trick (``_la_lead``): the side's sure tricks
+    # by suit before the trick, 8 bits a suit
+    la = nt < 3 and trump < 0 and P[P_QT] != 0 and negd < 0 and LA_W != 0 and tl >= LA_TL
     la_sk = 0
     if la:
         for s in range(4):
@@ -2668,11 +2671,15 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                 sc += r
             sc += sadd
             if la and good > 0:
-                # a notrump lead, looked one trick ahead: the sure tricks the mover's
-                # side has once it is played out (a lead that knocks out the other side's
-                # stopper can beat cashing a winner: the proof after it is short;
-                # BENCHMARKS.md, thirty-eighth session)
-                sc += LA_W * _la_lead(hands, p, s, c, team, la_sk)
+                # a notrump card, looked at to the end of its trick: the sure tricks the
+                # mover's side has once the trick is played out (a lead that knocks out
+                # the other side's stopper can beat cashing a winner: the proof after it
+                # is short; (a)'s deals x0.66 nodes; BENCHMARKS.md, thirty-eighth session)
+                if nt == 0:
+                    sc += LA_W * _la_lead(hands, p, nt, s, c, p, c, team, la_sk)
+                else:
+                    sc += LA_W * _la_lead(hands, p, nt, led, wc, (p - nt + wi) % 4, c, team,
+                                          la_sk)
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
                 sc += EST_W * estab * abs(w[p] * tpl[tl])
