@@ -37,7 +37,7 @@ Speed-ups, after Bo Haglund's description of DDS:
   keeps proofs narrow, and in notrump a side that wants tricks first leads a suit each
   opponent holds one card of at most (the cards it keeps there become winners), and
   each card a seat of it leads or plays second or third scores the sure tricks its side
-  has once the trick is played out as predicted (``_la_lead``: a lead that knocks out a
+  has once the trick is played out as predicted (``_la_trick``: a lead that knocks out a
   stopper before one that cashes a winner); a lead
   that refuted the first try at the same ply elsewhere (a killer move) scores more, and
   so does such a play inside a trick for a seat with one teammate (bridge-like sides,
@@ -195,7 +195,7 @@ KEEP_W = 16          # a paranoid defender's scoring card played to a trick no w
 DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
-                     # the trick is played out as predicted after his card (``_la_lead``)
+                     # the trick is played out as predicted after his card (``_la_trick``)
 LA_TL = 4            # ... from this many tricks left
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
@@ -2382,27 +2382,24 @@ def _la_suit(hands, team, gone, s):
     """Sure-ish tricks of ``team`` (a seat mask) in suit ``s`` once the cards ``gone``
     are played: the top cards in play that the team holds in an unbroken run, at most
     its longest holding of the suit (ordering only: no bound)."""
-    ip = _lane((hands[0] | hands[1] | hands[2] | hands[3]) & ~gone, s)
     mx = 0
     tm = 0
+    om = 0
     for q in range(4):
+        lq = _lane(hands[q] & ~gone, s)
         if (team >> q) & 1:
-            lq = _lane(hands[q] & ~gone, s)
             tm |= lq
             if POPCOUNT[lq] > mx:
                 mx = POPCOUNT[lq]
-    k = 0
-    while ip != 0:
-        r = HIGHEST[ip]
-        if not (tm >> r) & 1:
-            break
-        k += 1
-        ip ^= 1 << r
+        else:
+            om |= lq
+    # the team's cards above the other side's best card
+    k = POPCOUNT[tm >> (HIGHEST[om] + 1)] if om != 0 else POPCOUNT[tm]
     return min(k, mx)
 
 
 @njit(**NUMBA_OPTS)
-def _la_lead(hands, p, nt, s, cur, win, c, team, sk):
+def _la_trick(hands, p, nt, s, cur, win, c, team, sk):
     """Sure-ish tricks of the mover's ``team`` after the trick is played out as predicted
     from seat ``p``'s card ``c`` (the ``nt``-th card of a trick in suit ``s`` that
     ``cur``, played by ``win``, leads so far; a lead when ``nt`` is 0): each later seat
@@ -2521,7 +2518,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     # can shed: README deals 0-6 x0.90 nodes, 52-card deals mostly fewer, 10- and
     # 32-card positions 5-8% more)
     long_first = nt == 0 and negd >= 0 and p != negd and P[P_NEG_LONG] != 0
-    # a notrump card looks to the end of its trick (``_la_lead``): the side's sure tricks
+    # a notrump card looks to the end of its trick (``_la_trick``): the side's sure tricks
     # by suit before the trick, 8 bits a suit
     la = nt < 3 and trump < 0 and P[P_QT] != 0 and negd < 0 and LA_W != 0 and tl >= LA_TL
     la_sk = 0
@@ -2676,9 +2673,9 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                 # the other side's stopper can beat cashing a winner: the proof after it
                 # is short; (a)'s deals x0.66 nodes; BENCHMARKS.md, thirty-eighth session)
                 if nt == 0:
-                    sc += LA_W * _la_lead(hands, p, nt, s, c, p, c, team, la_sk)
+                    sc += LA_W * _la_trick(hands, p, nt, s, c, p, c, team, la_sk)
                 else:
-                    sc += LA_W * _la_lead(hands, p, nt, led, wc, (p - nt + wi) % 4, c, team,
+                    sc += LA_W * _la_trick(hands, p, nt, led, wc, (p - nt + wi) % 4, c, team,
                                           la_sk)
             if estab > 0 and good > 0:
                 # (the mover wants tricks: a lead that sets up a suit first)
