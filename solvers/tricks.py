@@ -196,6 +196,7 @@ DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he ho
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
                      # the trick is played out as predicted after his card (``_la_trick``)
+QT_CHEAP = True
 LA_TL = 4            # ... from this many tricks left
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
@@ -675,6 +676,43 @@ def _sure_cut(k, q, tl, needed, P):
 
 
 @njit(**NUMBA_OPTS)
+def _qt_want(q, tl, needed, P):
+    """The fewest tricks ``k`` >= 1 for which ``_sure_cut(k, q, tl, needed, P)`` decides
+    the test (``tl + 1``: none does), in closed form (the test is monotone in ``k``)."""
+    w = P[O_W:O_W + 4]
+    T = P[O_TPL + tl]
+    mn = T * w[0]
+    mx = mn
+    for i in range(1, 4):
+        if T * w[i] < mn:
+            mn = T * w[i]
+        if T * w[i] > mx:
+            mx = T * w[i]
+    own = T * w[q]
+    if (P[P_MAXMASK] >> q) & 1:
+        # needed <= k * own + (tl - k) * mn
+        d = own - mn
+        r = needed - tl * mn
+        if d <= 0:
+            k = np.int64(1) if r <= 0 else tl + 1
+        else:
+            k = -((-r) // d)
+    else:
+        # needed > k * own + (tl - k) * mx
+        d = mx - own
+        r = tl * mx - needed
+        if d <= 0:
+            k = np.int64(1) if r < 0 else tl + 1
+        else:
+            k = r // d + 1
+    if k < 1:
+        k = np.int64(1)
+    if k > tl + 1:
+        k = tl + 1
+    return k
+
+
+@njit(**NUMBA_OPTS)
 def _team_mask(L, P):
     """Bit mask of L's teammates: the other seats with L's weight and role."""
     w = P[O_W:O_W + 4]
@@ -687,7 +725,83 @@ def _team_mask(L, P):
 
 
 @njit(**NUMBA_OPTS)
-def _quick_tricks(hands, L, tl, P):
+def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, relL):
+    """``_quick_tricks``' count through one entry: after ``ce`` rounds of suit ``e`` and
+    the entry trick, L keeps lane ``mm`` of ``e`` and his teammate ``t`` lane ``ff``; each
+    seat of the other team has followed with its lowest cards of ``e``, except that seat
+    ``x2q`` (-1: none) played its card of rank ``x2`` in the entry trick (-1: it had
+    none). Returns the tricks counted (the ``ce`` rounds, the entry, then what ``t``
+    cashes, or L's other suits first: ``A0`` rounds, ``D`` of them ``t``'s discards, the
+    suits ``sl``) and the cards relied on, besides those of the entry itself."""
+    h0 = hands[0]
+    h1 = hands[1]
+    h2 = hands[2]
+    h3 = hands[3]
+    sh = np.uint64(16 * e)
+    hands[L] = (hands[L] & ~(LANE << sh)) | (np.uint64(mm) << sh)
+    hands[t] = (hands[t] & ~(LANE << sh)) | (np.uint64(ff) << sh)
+    for q in range(4):
+        if q != L and ((team_fr >> q) & 1) == 0:
+            lq = _lane(hands[q], e)
+            for j in range(ce):
+                if lq != 0:
+                    lq &= lq - 1
+            if q == x2q:
+                if x2 >= 0:
+                    lq &= ~(1 << x2)
+            elif lq != 0:
+                lq &= lq - 1
+            hands[q] = (hands[q] & ~(LANE << sh)) | (np.uint64(lq) << sh)
+    fr_t = team_fr ^ (1 << t) ^ (1 << L)
+    m, r2, pk = _qt_single(hands, t, tl - 1 - ce, P, fr_t, 15)
+    m += 1 + ce
+    if ce > 0:
+        r2 |= relL
+    A = A0 + ce
+    if A0 > 0 and m < tl:
+        # L cashes his other suits first; t's discards meanwhile come from
+        # suits he does not count, then (the lowest cards first) from those
+        # he does, and he cashes what is left
+        B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
+        spare = 0
+        for s in range(4):
+            if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
+                spare += POPCOUNT[_lane(hands[t], s)]
+        if D > spare:
+            ht = hands[t]
+            for s in range(4):
+                if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
+                    hands[t] &= ~(LANE << np.uint64(16 * s))
+            x = D - spare
+            while x > 0:
+                bs = -1
+                bl = 0
+                for s in range(4):
+                    if ((sl >> s) & 1) == 0:
+                        ln = POPCOUNT[_lane(hands[t], s)]
+                        if ln > bl:
+                            bl = ln
+                            bs = s
+                if bs < 0:
+                    break
+                hands[t] &= ~_bit(16 * bs + LOWEST[_lane(hands[t], bs)])
+                x -= 1
+            if x == 0:
+                B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
+                spare = D
+            hands[t] = ht
+        if D <= spare and A + 1 + B > m:
+            m = A + 1 + B
+            r2 = r3 | relL
+    hands[0] = h0
+    hands[1] = h1
+    hands[2] = h2
+    hands[3] = h3
+    return m, r2
+
+
+@njit(**NUMBA_OPTS)
+def _quick_tricks(hands, L, tl, P, want):
     """Quick tricks of the leader's team (seats with the leader's weight and role).
 
     With trumps, the leader's own cashing tricks (``_qt_single``). Without, teammates'
@@ -702,14 +816,21 @@ def _quick_tricks(hands, L, tl, P):
     the suits the leader did not. That sum needs ``t``'s discards while the leader
     cashes (rounds where ``t`` is void) to come from suits ``t`` does not count. The
     other team follows with its lowest cards in the entry trick; its other plays and
-    discards only take cards from it, which never lowers a count.
+    discards only take cards from it, which never lowers a count. With one partner
+    sitting opposite, ``t`` may instead win the entry trick as cheaply as he can over
+    the second seat's card and keep his top card (a finesse against the second seat:
+    ``S:A9`` over ``E:K8``, led from ``N``, makes two tricks whatever East plays); each
+    card the second seat may play is counted, and the worst of them holds.
+
+    ``want``: the count that decides the caller's test; the search stops once it is
+    reached (the count returned may then be below the best one).
     """
     if P[P_TRUMP] >= 0:
         n, rel, pk = _qt_single(hands, L, tl, P, 0, 15)
         return n, rel
     team_fr = _team_mask(L, P)
     n, rel, pkL = _qt_single(hands, L, tl, P, team_fr, 15)
-    if n >= tl or team_fr == 0:
+    if n >= tl or n >= want or team_fr == 0:
         return n, rel
     relL = rel
     skip_hearts = _heart_ban_now(tl, P)
@@ -772,10 +893,6 @@ def _quick_tricks(hands, L, tl, P):
                     if c > 0 and POPCOUNT[my] > c and POPCOUNT[tm] > c and \
                             _low_under(my, tm, c) > c:
                         ce = c
-                h0 = hands[0]
-                h1 = hands[1]
-                h2 = hands[2]
-                h3 = hands[3]
                 # the ce rounds, then L leads the entry card and t wins with his top
                 # card; the other team follows with its lowest cards of e (any other
                 # cards it plays leave it higher ones: never a larger count for t)
@@ -787,69 +904,68 @@ def _quick_tricks(hands, L, tl, P):
                     mm ^= 1 << x
                     ff ^= 1 << y
                 mm ^= 1 << ec
-                ff ^= 1 << ttop
-                sh = np.uint64(16 * e)
-                hands[L] = (hands[L] & ~(LANE << sh)) | (np.uint64(mm) << sh)
-                hands[t] = (hands[t] & ~(LANE << sh)) | (np.uint64(ff) << sh)
-                for q in range(4):
-                    if q != L and ((team_fr >> q) & 1) == 0:
-                        lq = _lane(hands[q], e)
-                        for j in range(ce + 1):
-                            if lq != 0:
-                                lq &= lq - 1
-                        hands[q] = (hands[q] & ~(LANE << sh)) | (np.uint64(lq) << sh)
-                lb = _bit(16 * e + ec)
-                tb = _bit(16 * e + ttop)
-                fr_t = team_fr ^ (1 << t) ^ (1 << L)
-                m, r2, pk = _qt_single(hands, t, tl - 1 - ce, P, fr_t, 15)
-                m += 1 + ce
-                if ce > 0:
-                    r2 |= relL
-                A = A0 + ce
-                if A0 > 0 and m < tl:
-                    # L cashes his other suits first; t's discards meanwhile come from
-                    # suits he does not count, then (the lowest cards first) from those
-                    # he does, and he cashes what is left
-                    B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
-                    spare = 0
-                    for s in range(4):
-                        if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
-                            spare += POPCOUNT[_lane(hands[t], s)]
-                    if D > spare:
-                        ht = hands[t]
-                        for s in range(4):
-                            if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
-                                hands[t] &= ~(LANE << np.uint64(16 * s))
-                        x = D - spare
-                        while x > 0:
-                            bs = -1
-                            bl = 0
-                            for s in range(4):
-                                if ((sl >> s) & 1) == 0:
-                                    ln = POPCOUNT[_lane(hands[t], s)]
-                                    if ln > bl:
-                                        bl = ln
-                                        bs = s
-                            if bs < 0:
-                                break
-                            hands[t] &= ~_bit(16 * bs + LOWEST[_lane(hands[t], bs)])
-                            x -= 1
-                        if x == 0:
-                            B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
-                            spare = D
-                        hands[t] = ht
-                    if D <= spare and A + 1 + B > m:
-                        m = A + 1 + B
-                        r2 = r3 | relL
-                hands[0] = h0
-                hands[1] = h1
-                hands[2] = h2
-                hands[3] = h3
+                m, r2 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << ttop), ce, -1, -1, tl, P,
+                                  team_fr, A0, D, sl, relL)
+                r2 |= _bit(16 * e + ec) | _bit(16 * e + ttop)
+                if ot != 0:
+                    r2 |= _bit(16 * e + HIGHEST[ot])
+                if QT_CHEAP and m < want and n < want and (ff & ~(1 << ttop)) != 0 and \
+                        POPCOUNT[team_fr] == 1 and t == (L + 2) % 4:
+                    # t need not spend his top card on the entry: he beats L's card, the
+                    # card the second seat plays and the fourth seat's best as cheaply as
+                    # he can, and may keep his top card for later. The second seat
+                    # picks its card against it; t playing his top card counts at least
+                    # m whatever that card (a higher card of the other team gone only
+                    # helps t), so each choice counts the better of the two
+                    q2 = (L + 1) % 4
+                    q4 = (L + 3) % 4
+                    o2 = _lane(hands[q2], e)
+                    o4 = _lane(hands[q4], e)
+                    for j in range(ce):
+                        if o2 != 0:
+                            o2 &= o2 - 1
+                        if o4 != 0:
+                            o4 &= o4 - 1
+                    top4 = np.int64(HIGHEST[o4]) if o4 != 0 else np.int64(-1)
+                    worst = tl
+                    rc = np.uint64(0)
+                    xs = o2
+                    while True:
+                        x2 = np.int64(-1)
+                        if xs != 0:
+                            x2 = np.int64(HIGHEST[xs])
+                            xs ^= 1 << x2
+                        bar = max(max(x2, top4), np.int64(ec))
+                        cheap = np.int64(LOWEST[ff >> (bar + 1)]) + bar + 1
+                        v = m
+                        if x2 >= 0 and x2 != LOWEST[o2]:
+                            # (t's top card, the second seat's higher card gone)
+                            v2, r3 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << ttop), ce, q2,
+                                               x2, tl, P, team_fr, A0, D, sl, relL)
+                            if v2 > v:
+                                v = v2
+                                rc |= r3
+                        if cheap < ttop:
+                            v2, r3 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << cheap), ce, q2,
+                                               x2, tl, P, team_fr, A0, D, sl, relL)
+                            if v2 > v:
+                                v = v2
+                                rc |= r3
+                        if v < worst:
+                            worst = v
+                        if worst <= m or xs == 0:
+                            break
+                    if worst > m:
+                        m = worst
+                        # (every card of e decided something: key them all)
+                        r2 |= rc | (np.uint64(_lane(hands[0] | hands[1] | hands[2] | hands[3],
+                                                    e)) << np.uint64(16 * e))
                 if m > n:
                     n = m
-                    rel = r2 | lb | tb
-                    if ot != 0:
-                        rel |= _bit(16 * e + HIGHEST[ot])
+                    rel = r2
+                    if n >= want:
+                        # (enough to decide the test: the caller asks no more)
+                        return min(n, tl), rel
     if n > tl:
         n = tl
     return n, rel
@@ -3052,7 +3168,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     return True
         if P[P_QT] != 0 and only < 0:
             # (a bound on the best play, not on one given card)
-            q, qrel = _quick_tricks(hands, leader, tl, P)
+            q, qrel = _quick_tricks(hands, leader, tl, P, _qt_want(leader, tl, needed, P))
             sure = _sure_cut(q, leader, tl, needed, P)
             if sure != 0:
                 relbuf[ply] = qrel

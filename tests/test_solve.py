@@ -566,12 +566,14 @@ def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch
         assert v0 == v1, (cid, kw, v0, v1)
         differ += s0["nodes"] != s1["nodes"]
     assert differ >= 10, differ
-    deal = random_deal(1012, 52, 13)  # benchmarks/dds_nodes.py's seed 1012
+    # (seed 1012 served here until the finesse entry of the quick tricks made its first
+    # lead cheap: 49,850 nodes without probes; this one costs 1.29 M without, 82 k with)
+    deal = random_deal(1048, 52, 13)
     nodes = {}
     for probe in ((0, 0, 0), shipped):
         monkeypatch.setattr(S, "PROBE", probe)
         v, st = S.solve_stats(deal, bridge, "notrump", leader="N", side="NS")
-        assert v == 8
+        assert v == 4
         nodes[probe] = st["nodes"]
     assert 2 * nodes[shipped] < nodes[(0, 0, 0)], nodes
 
