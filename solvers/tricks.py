@@ -197,6 +197,7 @@ BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each car
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
                      # the trick is played out as predicted after his card (``_la_trick``)
 QT_CHEAP = True
+MID_TEAM = True
 LA_TL = 4            # ... from this many tricks left
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
@@ -1076,6 +1077,25 @@ def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P):
             return 1, qrel
         if (not hmax) and needed > q * A + (tl - q) * ext:
             return -1, qrel
+    if MID_TEAM:
+        # hh's partner has played to this trick already: after it, hh leads with the
+        # partner's hand known, so the team's quick tricks count (entries included); the
+        # seats still to play only lose cards, which never lowers that count
+        fr = _team_mask(hh, P)
+        if POPCOUNT[fr] == 1:
+            pt = HIGHEST[fr]
+            if (pt - leader) % 4 < nt:
+                want = _qt_want(hh, tl, needed, P)
+                if want >= 2 and want <= tl:
+                    b = _bit(c)
+                    mine = (hands[hh] & b) != 0
+                    if mine:
+                        hands[hh] &= ~b
+                    n2, r2 = _quick_tricks(hands, hh, tl - 1, P, want - 1)
+                    if mine:
+                        hands[hh] |= b
+                    if 1 + n2 >= want:
+                        return (1 if hmax else -1), r2 | b
     return 0, np.uint64(0)
 
 
