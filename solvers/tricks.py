@@ -1044,6 +1044,28 @@ def _trick_top(hands, tbuf, base, nt, leader):
 
 
 @njit(**NUMBA_OPTS)
+def _team_tops(hands, a, b, gone):
+    """An upper bound on the quick tricks of seats ``a`` and ``b`` (``_quick_tricks``)
+    once the cards ``gone`` are out: each suit whose best card in play they hold (or that
+    only they hold) counts their longer holding; a suit led round after round gives no
+    more rounds than that, and a suit whose best card the others hold gives none."""
+    n = 0
+    for s in range(4):
+        la = _lane(hands[a] & ~gone, s)
+        lb = _lane(hands[b] & ~gone, s)
+        tm = la | lb
+        if tm == 0:
+            continue
+        om = 0
+        for q in range(4):
+            if q != a and q != b:
+                om |= _lane(hands[q], s)
+        if om == 0 or HIGHEST[tm] > HIGHEST[om]:
+            n += max(POPCOUNT[la], POPCOUNT[lb])
+    return n
+
+
+@njit(**NUMBA_OPTS)
 def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P):
     """Notrump, mid-trick (``P_QT``): 1 when the sure winner of the trick in progress
     (``_trick_top``) is a maximiser whose sure tricks (the trick alone, else
@@ -1086,7 +1108,8 @@ def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P):
             pt = HIGHEST[fr]
             if (pt - leader) % 4 < nt:
                 want = _qt_want(hh, tl, needed, P)
-                if want >= 2 and want <= tl:
+                if want >= 2 and want <= tl and \
+                        1 + _team_tops(hands, hh, pt, _bit(c)) >= want:
                     b = _bit(c)
                     mine = (hands[hh] & b) != 0
                     if mine:
