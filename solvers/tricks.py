@@ -196,8 +196,10 @@ DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he ho
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
                      # the trick is played out as predicted after his card (``_la_trick``)
-QT_CHEAP = True
-MID_TEAM = True
+QT_CHEAP = True      # quick tricks: the partner may win the entry cheaply (a finesse);
+                     # off only to measure it (BENCHMARKS.md, thirty-ninth session)
+MID_TEAM = True      # notrump mid-trick bound: the winner's team count once his partner
+                     # has played; off only to measure it (the same)
 LA_TL = 4            # ... from this many tricks left
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
@@ -651,13 +653,9 @@ def _trumps_cut(hands, tl, needed, P):
 
 
 @njit(**NUMBA_OPTS)
-def _sure_cut(k, q, tl, needed, P):
-    """Does "seat ``q`` can surely take ``k`` of the ``tl`` tricks left" (every trick
-    worth the same) decide the test? 1: the value is at least ``needed``, -1: it is
-    below, 0: undecided. The other tricks count at the worst (best) weight for q's role.
-    (Tricks a seat cannot help taking bound the value from both sides: _trumps_cut.)"""
-    if k <= 0:
-        return 0
+def _trick_worths(q, tl, P):
+    """A trick with ``tl`` left (every trick worth the same) as seat ``q``'s, and its
+    least and greatest worth over the four seats."""
     w = P[O_W:O_W + 4]
     T = P[O_TPL + tl]
     mn = T * w[0]
@@ -667,7 +665,18 @@ def _sure_cut(k, q, tl, needed, P):
             mn = T * w[i]
         if T * w[i] > mx:
             mx = T * w[i]
-    own = T * w[q]
+    return T * w[q], mn, mx
+
+
+@njit(**NUMBA_OPTS)
+def _sure_cut(k, q, tl, needed, P):
+    """Does "seat ``q`` can surely take ``k`` of the ``tl`` tricks left" (every trick
+    worth the same) decide the test? 1: the value is at least ``needed``, -1: it is
+    below, 0: undecided. The other tricks count at the worst (best) weight for q's role.
+    (Tricks a seat cannot help taking bound the value from both sides: _trumps_cut.)"""
+    if k <= 0:
+        return 0
+    own, mn, mx = _trick_worths(q, tl, P)
     ismax = (P[P_MAXMASK] >> q) & 1
     if ismax and needed <= k * own + (tl - k) * mn:
         return 1
@@ -680,16 +689,7 @@ def _sure_cut(k, q, tl, needed, P):
 def _qt_want(q, tl, needed, P):
     """The fewest tricks ``k`` >= 1 for which ``_sure_cut(k, q, tl, needed, P)`` decides
     the test (``tl + 1``: none does), in closed form (the test is monotone in ``k``)."""
-    w = P[O_W:O_W + 4]
-    T = P[O_TPL + tl]
-    mn = T * w[0]
-    mx = mn
-    for i in range(1, 4):
-        if T * w[i] < mn:
-            mn = T * w[i]
-        if T * w[i] > mx:
-            mx = T * w[i]
-    own = T * w[q]
+    own, mn, mx = _trick_worths(q, tl, P)
     if (P[P_MAXMASK] >> q) & 1:
         # needed <= k * own + (tl - k) * mn
         d = own - mn
@@ -939,16 +939,19 @@ def _quick_tricks(hands, L, tl, P, want):
                         bar = max(max(x2, top4), np.int64(ec))
                         cheap = np.int64(LOWEST[ff >> (bar + 1)]) + bar + 1
                         v = m
-                        if x2 >= 0 and x2 != LOWEST[o2]:
-                            # (t's top card, the second seat's higher card gone)
-                            v2, r3 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << ttop), ce, q2,
-                                               x2, tl, P, team_fr, A0, D, sl, relL)
-                            if v2 > v:
-                                v = v2
-                                rc |= r3
-                        if cheap < ttop:
-                            v2, r3 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << cheap), ce, q2,
-                                               x2, tl, P, team_fr, A0, D, sl, relL)
+                        for opt in range(2):
+                            if opt == 0:
+                                # t's top card, a higher card of the second seat's gone
+                                if x2 < 0 or x2 == LOWEST[o2]:
+                                    continue
+                                tc = ttop
+                            else:
+                                # t's cheapest winner
+                                if cheap >= ttop:
+                                    continue
+                                tc = cheap
+                            v2, r3 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << tc), ce, q2, x2,
+                                               tl, P, team_fr, A0, D, sl, relL)
                             if v2 > v:
                                 v = v2
                                 rc |= r3
