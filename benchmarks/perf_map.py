@@ -52,7 +52,8 @@ def _mapped_end(addr: int) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--workload", default="no-tricks",
-                    help="notrump (20 full deals), no-tricks (30 positions of 10 cards), or "
+                    help="notrump (20 full deals), no-tricks (30 positions of 10 cards), "
+                         "bridge:DEALS (bench_solve.py's part (a) deals, e.g. bridge:0-29), or "
                          "CONTRACT:DEALS, e.g. no-queens:0-2: the README hand's seed-1 "
                          "advisor deals (North's guaranteed value, North leads)")
     ap.add_argument("--dump", default="_node",
@@ -64,7 +65,24 @@ def main() -> None:
     from ab_cpu import SOLVE_SEEDS, solve_one
     from solvers import tricks as K
 
-    if ":" in a.workload:
+    if a.workload.startswith("bridge:"):
+        import numpy as np
+
+        from analyzer.cards import random_deal
+        from analyzer.rules import load_rules
+        from analyzer.solve import solve_stats
+        from levels import _seeds
+
+        rules = load_rules("bridge")
+        rng = np.random.default_rng(1)  # bench_solve.py's deals for part (a)
+        every = [random_deal(rng, 52) for _ in range(100)]
+        idx = _seeds(a.workload.partition(":")[2])
+        seeds = [every[i] for i in idx]
+
+        def job(i: int) -> None:
+            k = idx[i]
+            solve_stats(seeds[i], rules, "notrump", leader=k % 4, side=(k % 4, (k % 4 + 2) % 4))
+    elif ":" in a.workload:
         from analyzer.rules import load_rules
         from analyzer.sampler import Sampler, sample_deals
         from analyzer.solve import _Problem

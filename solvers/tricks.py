@@ -307,6 +307,16 @@ def _bit(c):
 
 
 @njit(**NUMBA_OPTS)
+def _lowest_card(h):
+    """The card id of the lowest card of a non-empty bitboard."""
+    for s in range(4):
+        ln = _lane(h, s)
+        if ln != 0:
+            return 16 * s + LOWEST[ln]
+    return -1
+
+
+@njit(**NUMBA_OPTS)
 def _ncards(h):
     """Number of cards in the bitboard ``h``."""
     return np.int64(POPCOUNT[_lane(h, 0)] + POPCOUNT[_lane(h, 1)] + POPCOUNT[_lane(h, 2)] +
@@ -2627,6 +2637,28 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     inplay = hands[0] | hands[1] | hands[2] | hands[3]
     for i in range(nt):
         inplay |= _bit(tbuf[base + i])
+    # one card of each run first: a card whose next higher card in play is the mover's,
+    # legal and alike, is left out; a single move left needs no scores (28% of the
+    # nodes ordered in bridge notrump: a follower with one card of the suit, or a run)
+    moves = np.uint64(0)
+    skipped = np.uint64(0)
+    for s in range(4):
+        ln = _lane(legal, s)
+        ip = _lane(inplay, s)
+        while ln != 0:
+            r = LOWEST[ln]
+            bit = 1 << r
+            ln ^= bit
+            higher = ip & ~((bit << 1) - 1)
+            if higher != 0:
+                r2 = LOWEST[higher]
+                if (_lane(legal, s) >> r2) & 1 and cls[16 * s + r] == cls[16 * s + r2]:
+                    skipped |= _bit(16 * s + r)
+                    continue
+            moves |= _bit(16 * s + r)
+    if moves & (moves - np.uint64(1)) == 0:
+        mbuf[ply, 0] = _lowest_card(moves)
+        return 1, skipped
     trump = P[P_TRUMP]
     sign = 1 if (P[P_MAXMASK] >> p) & 1 else -1
     # current winner of the trick so far
@@ -2659,7 +2691,6 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     scoring = masks[M_SCORING] & ~hands[p]
     negd = P[P_NEG] - 1
     n = 0
-    skipped = np.uint64(0)
     # caches (the search is unchanged): a card that does not beat the trick's current
     # card leaves the same (cur, win) to the later seats, so their predicted winner
     # depends only on the sign of the trick's worth (index 0: <= 0, 1: > 0); the
@@ -2688,7 +2719,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
         for s in range(4):
             la_sk |= _la_suit(hands, team, np.uint64(0), s) << (8 * s)
     for s in range(4):
-        ln = _lane(legal, s)
+        ln = _lane(moves, s)
         ip = _lane(inplay, s)
         nopt = 0
         if nt == 0 and ln != 0 and (tpl[tl] == tpl[1] or p == negd) and not long_first:
@@ -2760,13 +2791,6 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             bit = 1 << r
             ln ^= bit
             c = 16 * s + r
-            # skip if the next higher card in play is ours, legal and alike
-            higher = ip & ~((bit << 1) - 1)
-            if higher != 0:
-                r2 = LOWEST[higher]
-                if (_lane(legal, s) >> r2) & 1 and cls[c] == cls[16 * s + r2]:
-                    skipped |= _bit(c)
-                    continue
             # predicted winner of the trick
             # (a trick worth nothing, with no scoring card left to drop on it, as No
             # Last Two's early tricks: the predicted winner would weigh nothing below)
