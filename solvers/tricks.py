@@ -51,7 +51,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   without trumps);
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps, No
-  Tricks), with trumps the tricks each seat's trumps cannot help taking, whoever leads
+  Tricks), in notrump a trick for one side when the other cannot take them all
+  (``_short_of_all``: where one trick decides the test), with trumps the tricks each
+  seat's trumps cannot help taking, whoever leads
   (its trumps less the most that the others' higher trumps can beat one to one;
   ``_trumps_cut``), and a lead the leader's side surely loses (``_lead_lost``; in
   notrump with the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the
@@ -198,6 +200,8 @@ LA_W = 48            # notrump ordering: weight of each sure trick the mover's s
                      # the trick is played out as predicted after his card (``_la_trick``)
 QT_CHEAP = True      # quick tricks: the partner may win the entry cheaply (a finesse);
                      # off only to measure it (BENCHMARKS.md, thirty-ninth session)
+LATER = True         # notrump: a side that cannot take every trick left loses one
+                     # (``_short_of_all``); off only to measure it
 MID_TEAM = True      # notrump mid-trick bound: the winner's team count once his partner
                      # has played; off only to measure it (the same)
 LA_TL = 4            # ... from this many tricks left
@@ -983,6 +987,47 @@ def _quick_tricks(hands, L, tl, P, want):
     if n > tl:
         n = tl
     return n, rel
+
+
+@njit(**NUMBA_OPTS)
+def _short_of_all(hands, tl, team):
+    """Notrump: can the seats in the bit mask ``team`` not take every one of the ``tl``
+    tricks left? True when their capacity, the longest holding they have in each suit
+    whose best card in play they hold, summed over those suits, is below ``tl``: a trick
+    they win is won by a card above every card played to it, so while the other side
+    keeps the best card of a suit (and plays it when the suit is led) they win no trick
+    in it, and each trick they win in a suit of their own takes a card of that suit from
+    each of them who has one. A trick in a suit the other side tops comes only after
+    it has thrown that suit's best card away, which it need not do while it holds a
+    card that is no suit's best; where every card it holds is, that argument falls
+    short, but the rule is DDS's ("later tricks") and brute force has found no
+    position against it (``tests/test_solve.py``: random endgames, half of them built
+    with one side holding most top cards; and 20,000 more in the fortieth session's
+    scratch checks, BENCHMARKS.md). The rel cards: the best card of each suit the other side
+    tops, where more than one hand holds the suit (the lengths fix the rest: a suit
+    that turns out to be the team's elsewhere only lowers its capacity)."""
+    cap = 0
+    rel = np.uint64(0)
+    for s in range(4):
+        top, owner = _top_owner(hands, s)
+        if owner < 0:
+            continue
+        if (team >> owner) & 1:
+            mx = 0
+            for q in range(4):
+                if (team >> q) & 1 and POPCOUNT[_lane(hands[q], s)] > mx:
+                    mx = POPCOUNT[_lane(hands[q], s)]
+            cap += mx
+            if cap >= tl:
+                return False, np.uint64(0)
+        else:
+            holders = 0
+            for q in range(4):
+                if _lane(hands[q], s) != 0:
+                    holders += 1
+            if holders > 1:
+                rel |= _bit(16 * s + top)
+    return True, rel
 
 
 @njit(**NUMBA_OPTS)
@@ -3238,12 +3283,33 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     return True
         if P[P_QT] != 0 and only < 0:
             # (a bound on the best play, not on one given card)
-            q, qrel = _quick_tricks(hands, leader, tl, P, _qt_want(leader, tl, needed, P))
+            wantL = _qt_want(leader, tl, needed, P)
+            q, qrel = _quick_tricks(hands, leader, tl, P, wantL)
             sure = _sure_cut(q, leader, tl, needed, P)
             if sure != 0:
                 relbuf[ply] = qrel
                 stats[11] += 1
                 return sure > 0
+            if LATER and P[P_TRUMP] < 0 and P[P_HEART_BAN] == 0 and masks[M_FORCED] == 0:
+                # one side surely takes a trick when the other cannot take them all
+                # (_short_of_all), where that one trick decides the test; each side's
+                # seats of one weight and role, every lead and discard free
+                tmL = _team_mask(leader, P) | (1 << leader)
+                y = np.int64(0)
+                while (tmL >> y) & 1:
+                    y += 1
+                tmY = _team_mask(y, P) | (1 << y)
+                if tmL | tmY == 15:
+                    for side in range(2):
+                        qs = leader if side == 0 else y
+                        if (wantL if side == 0 else _qt_want(y, tl, needed, P)) == 1:
+                            short, srel = _short_of_all(hands, tl, tmY if side == 0 else tmL)
+                            if short:
+                                sure = _sure_cut(np.int64(1), qs, tl, needed, P)
+                                if sure != 0:
+                                    relbuf[ply] = srel
+                                    stats[11] += 1
+                                    return sure > 0
         if P[P_QT] != 0 and only < 0 and P[P_TRUMP] >= 0:
             # whoever leads: the tricks each seat's trumps cannot help taking (its trumps
             # less those the others' higher trumps can beat, one each), all seats at once
