@@ -198,6 +198,9 @@ DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he ho
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
                      # the trick is played out as predicted after his card (``_la_trick``)
+QT_AFTER = True      # quick tricks: the partner's cards that the leader's cashing promotes
+                     # count after the entry; off only to measure it (BENCHMARKS.md,
+                     # forty-first session)
 QT_CHEAP = True      # quick tricks: the partner may win the entry cheaply (a finesse);
                      # off only to measure it (BENCHMARKS.md, thirty-ninth session)
 LATER = True         # notrump: a side that cannot take every trick left loses one
@@ -740,14 +743,15 @@ def _team_mask(L, P):
 
 
 @njit(**NUMBA_OPTS)
-def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, relL):
+def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, relL, pkL):
     """``_quick_tricks``' count through one entry: after ``ce`` rounds of suit ``e`` and
     the entry trick, L keeps lane ``mm`` of ``e`` and his teammate ``t`` lane ``ff``; each
     seat of the other team has followed with its lowest cards of ``e``, except that seat
     ``x2q`` (-1: none) played its card of rank ``x2`` in the entry trick (-1: it had
     none). Returns the tricks counted (the ``ce`` rounds, the entry, then what ``t``
     cashes, or L's other suits first: ``A0`` rounds, ``D`` of them ``t``'s discards, the
-    suits ``sl``) and the cards relied on, besides those of the entry itself."""
+    suits ``sl``, ``pkL`` L's count in each, 5 bits a suit as ``_qt_single`` packs them)
+    and the cards relied on, besides those of the entry itself."""
     h0 = hands[0]
     h1 = hands[1]
     h2 = hands[2]
@@ -777,7 +781,27 @@ def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, re
         # L cashes his other suits first; t's discards meanwhile come from
         # suits he does not count, then (the lowest cards first) from those
         # he does, and he cashes what is left
-        B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
+        smB = 15 & ~sl
+        if QT_AFTER:
+            # ... and in the suits L cashed, what is left to t once L's top cards, t's
+            # lowest and each opponent's lowest are gone (the opponents' other plays
+            # only take higher cards away, which never lowers t's count)
+            smB = 15
+            for s in range(4):
+                if (sl >> s) & 1:
+                    c = (pkL >> (5 * s)) & 15
+                    sh = np.uint64(16 * s)
+                    for q in range(4):
+                        lq = _lane(hands[q], s)
+                        for j in range(c):
+                            if lq == 0:
+                                break
+                            if q == L:
+                                lq ^= 1 << HIGHEST[lq]
+                            else:
+                                lq &= lq - 1
+                        hands[q] = (hands[q] & ~(LANE << sh)) | (np.uint64(lq) << sh)
+        B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, smB)
         spare = 0
         for s in range(4):
             if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
@@ -802,7 +826,7 @@ def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, re
                 hands[t] &= ~_bit(16 * bs + LOWEST[_lane(hands[t], bs)])
                 x -= 1
             if x == 0:
-                B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, 15 & ~sl)
+                B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, smB)
                 spare = D
             hands[t] = ht
         if D <= spare and A + 1 + B > m:
@@ -831,7 +855,11 @@ def _quick_tricks(hands, L, tl, P, want):
     the suits the leader did not. That sum needs ``t``'s discards while the leader
     cashes (rounds where ``t`` is void) to come from suits ``t`` does not count. The
     other team follows with its lowest cards in the entry trick; its other plays and
-    discards only take cards from it, which never lowers a count. With one partner
+    discards only take cards from it, which never lowers a count. In the suits the
+    leader cashes first, ``t`` follows with his lowest cards and the other team with
+    theirs, so what he keeps there counts too when it is then above their cards (North
+    ``H:A S:J9``, South ``H:T6 S:A``, East ``S:T87``, West ``H:K85``, South on lead:
+    the spade ace, a heart to the ace, and North's jack is good: three tricks). With one partner
     sitting opposite, ``t`` may instead win the entry trick as cheaply as he can over
     the second seat's card and keep his top card (a finesse against the second seat:
     ``S:A9`` over ``E:K8``, led from ``N``, makes two tricks whatever East plays); each
@@ -920,7 +948,7 @@ def _quick_tricks(hands, L, tl, P, want):
                     ff ^= 1 << y
                 mm ^= 1 << ec
                 m, r2 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << ttop), ce, -1, -1, tl, P,
-                                  team_fr, A0, D, sl, relL)
+                                  team_fr, A0, D, sl, relL, pkL)
                 r2 |= _bit(16 * e + ec) | _bit(16 * e + ttop)
                 if ot != 0:
                     r2 |= _bit(16 * e + HIGHEST[ot])
@@ -965,7 +993,7 @@ def _quick_tricks(hands, L, tl, P, want):
                                     continue
                                 tc = cheap
                             v2, r3 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << tc), ce, q2, x2,
-                                               tl, P, team_fr, A0, D, sl, relL)
+                                               tl, P, team_fr, A0, D, sl, relL, pkL)
                             if v2 > v:
                                 v = v2
                                 rc |= r3

@@ -719,6 +719,68 @@ def test_a_side_short_of_every_trick_loses_one_full() -> None:
     _check_short_of_all(range(1000, 1250), (3, 4))
 
 
+def _check_quick_tricks(seeds: range, sizes: tuple[int, ...]) -> None:
+    """The leader's team's quick tricks in notrump (``_quick_tricks``: cashing, entries to
+    the partner, the finesse entry, the partner's cards promoted by the leader's cashing)
+    never exceed what the team takes against the best defence (brute force), for
+    partnerships and for a seat against the other three, in positions where the leader's
+    side holds most of the top cards of two or three suits; and the count often equals
+    that value (the check has teeth)."""
+    from analyzer.cards import Deal
+    from analyzer.solve import _Problem
+    from solvers import tricks as K
+
+    rules = load_rules("bridge")
+    said = exact = 0
+    for seed in seeds:
+        rng = np.random.default_rng(50_000 + seed)
+        n = int(rng.choice(sizes))
+        leader = int(rng.integers(4))
+        side = (leader, (leader + 2) % 4) if seed % 3 else (leader,)
+        suits = rng.choice(4, int(rng.integers(2, 4)), replace=False)
+        pool = sorted((13 * int(s) + r for s in suits for r in range(13)),
+                      key=lambda c: -(c % 13) + 6 * rng.random())[:4 * n]
+        hands: list[set[int]] = [set(), set(), set(), set()]
+        for c in pool:
+            want = side if rng.random() < 0.6 else tuple(range(4))
+            open_ = [q for q in want if len(hands[q]) < n] or \
+                [q for q in range(4) if len(hands[q]) < n]
+            hands[int(rng.choice(open_))].add(c)
+        deal = Deal(tuple(frozenset(h) for h in hands))
+        pr = _Problem(deal.hands, rules, "notrump", None, leader, None, side, None, None,
+                      (), None, None)
+        q, _ = K._quick_tricks(pr.hands.copy(), np.int64(leader), np.int64(n), pr.P,
+                               np.int64(n + 1))
+        game = TrickGame(rules, rules.contracts["notrump"], deal.hands, leader,
+                         whole_hand=False)
+        most = brute_value(game, [1 if p in side else 0 for p in range(4)], side)
+        assert q <= most, (seed, side, q, most, deal.to_pbn())
+        said += q > 0
+        exact += q == most
+    assert said > len(seeds) // 2 and exact > len(seeds) // 4, (said, exact)
+
+
+def test_quick_tricks_never_exceed_the_value() -> None:
+    # the partner's jack, promoted by the leader's ace, after a heart entry (docstring)
+    from analyzer.cards import card_index
+    from analyzer.solve import _Problem
+    from solvers import tricks as K
+
+    hands = [frozenset(card_index(c) for c in h.split()) for h in
+             ("HA SJ S9", "ST S8 S7", "HT H6 SA", "HK H8 H5")]
+    pr = _Problem(hands, load_rules("bridge"), "notrump", None, 2, None, (0, 2), None, None,
+                  (), None, None)
+    q, _ = K._quick_tricks(pr.hands.copy(), np.int64(2), np.int64(3), pr.P, np.int64(4))
+    assert q == 3
+    assert solve(hands, "bridge", "notrump", leader="S", side="NS") == 3
+    _check_quick_tricks(range(60), (3,))
+
+
+@pytest.mark.slow
+def test_quick_tricks_never_exceed_the_value_full() -> None:
+    _check_quick_tricks(range(1000, 1400), (3, 4))
+
+
 def test_table_buffers_are_reused_but_never_shared_by_a_move(monkeypatch) -> None:
     """The per-thread table buffers: a growing problem's new table lies in another buffer
     than the one it moves from; another problem, or the same one asking anew for a table
