@@ -52,7 +52,9 @@ Speed-ups, after Bo Haglund's description of DDS:
 * cheap bounds: the objective can move only by the points still to be taken; quick
   tricks of the leader's team when every trick is worth the same (bridge, Trumps, No
   Tricks), in notrump a trick for one side when the other cannot take them all
-  (``_short_of_all``: where one trick decides the test), with trumps the tricks each
+  (``_short_of_all``: where one trick decides the test) and, for the side not on lead,
+  the trick it surely wins whatever is led and its quick tricks after it
+  (``_reply_qt``), with trumps the tricks each
   seat's trumps cannot help taking, whoever leads
   (its trumps less the most that the others' higher trumps can beat one to one;
   ``_trumps_cut``), and a lead the leader's side surely loses (``_lead_lost``; in
@@ -198,6 +200,9 @@ DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he ho
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
                      # the trick is played out as predicted after his card (``_la_trick``)
+REPLY = True         # notrump: the side not on lead wins any lead and then cashes
+                     # (``_reply_qt``); off only to measure it (BENCHMARKS.md, forty-first
+                     # session)
 QT_AFTER = True      # quick tricks: the partner's cards that the leader's cashing promotes
                      # count after the entry; off only to measure it (BENCHMARKS.md,
                      # forty-first session)
@@ -1015,6 +1020,64 @@ def _quick_tricks(hands, L, tl, P, want):
     if n > tl:
         n = tl
     return n, rel
+
+
+@njit(**NUMBA_OPTS)
+def _reply_qt(hands, leader, tl, tmY, want, P):
+    """Notrump, the other side on lead: does the team ``tmY`` (not the leader's) surely
+    take ``want`` of the ``tl`` tricks? True when it holds the best card of every suit
+    the leader can lead, and after that trick the winner's quick tricks give the rest.
+
+    The trick is counted as: the team's holder of the best card plays it (it wins,
+    whatever is led in that suit); the team's other seats follow with their lowest card
+    or, void, shed the lowest card of their longest suit (a plan the team can always
+    follow); the leader and his side play their lowest card of the suit, a void one
+    keeps every card. The other side's actual plays only leave it lower cards than
+    those (a higher one played, a card discarded), which never lowers what the team
+    takes, so the count after this model trick bounds every real one. Returns
+    (decided, rel): the best card of each suit counted and the quick tricks' cards; the
+    cards taken off are the lowest of their hands in the suit, which the suit lengths
+    (in the exact key) fix wherever the keyed cards agree."""
+    rel = np.uint64(0)
+    for s in range(4):
+        if _lane(hands[leader], s) == 0:
+            continue
+        allm = _lane(hands[0] | hands[1] | hands[2] | hands[3], s)
+        top = HIGHEST[allm]
+        w = -1
+        for q in range(4):
+            if (_lane(hands[q], s) >> top) & 1:
+                w = q
+        if ((tmY >> w) & 1) == 0:
+            return False, np.uint64(0)
+        h0 = hands[0]
+        h1 = hands[1]
+        h2 = hands[2]
+        h3 = hands[3]
+        for q in range(4):
+            lq = _lane(hands[q], s)
+            if q == w:
+                hands[q] &= ~_bit(16 * s + top)
+            elif lq != 0:
+                hands[q] &= ~_bit(16 * s + LOWEST[lq])
+            elif (tmY >> q) & 1:
+                bl = 0
+                b = np.uint64(0)
+                for s2 in range(4):
+                    l2 = _lane(hands[q], s2)
+                    if POPCOUNT[l2] > bl:
+                        bl = POPCOUNT[l2]
+                        b = _bit(16 * s2 + LOWEST[l2])
+                hands[q] &= ~b
+        k, r = _quick_tricks(hands, np.int64(w), tl - 1, P, want - 1)
+        hands[0] = h0
+        hands[1] = h1
+        hands[2] = h2
+        hands[3] = h3
+        if 1 + k < want:
+            return False, np.uint64(0)
+        rel |= r | _bit(16 * s + top)
+    return True, rel
 
 
 @njit(**NUMBA_OPTS)
@@ -3338,6 +3401,18 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                                     relbuf[ply] = srel
                                     stats[11] += 1
                                     return sure > 0
+                if tmL | tmY == 15 and REPLY:
+                    # the other side holds the best card of every suit the leader can
+                    # lead: it wins this trick and its quick tricks follow
+                    wantY = _qt_want(y, tl, needed, P)
+                    if wantY <= tl:
+                        ok, rrel = _reply_qt(hands, leader, tl, tmY, wantY, P)
+                        if ok:
+                            sure = _sure_cut(wantY, y, tl, needed, P)
+                            if sure != 0:
+                                relbuf[ply] = rrel
+                                stats[11] += 1
+                                return sure > 0
         if P[P_QT] != 0 and only < 0 and P[P_TRUMP] >= 0:
             # whoever leads: the tricks each seat's trumps cannot help taking (its trumps
             # less those the others' higher trumps can beat, one each), all seats at once

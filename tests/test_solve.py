@@ -781,6 +781,66 @@ def test_quick_tricks_never_exceed_the_value_full() -> None:
     _check_quick_tricks(range(1000, 1400), (3, 4))
 
 
+def _check_reply_qt(seeds: range, sizes: tuple[int, ...]) -> int:
+    """The bound for the side not on lead in notrump (``_reply_qt``: it wins any lead with
+    the best card of the suit, then cashes its quick tricks) never claims more tricks
+    than that side takes against the best defence (brute force), in positions where it
+    holds most of the top cards of two or three suits (half of them) or in random ones;
+    and it often claims exactly that many (the check has teeth). Returns how many
+    positions it claimed something in."""
+    from analyzer.cards import Deal
+    from analyzer.solve import _Problem
+    from solvers import tricks as K
+
+    rules = load_rules("bridge")
+    said = exact = 0
+    for seed in seeds:
+        rng = np.random.default_rng(60_000 + seed)
+        n = int(rng.choice(sizes))
+        leader = int(rng.integers(4))
+        side = ((leader + 1) % 4, (leader + 3) % 4)
+        if seed % 2:
+            deal = random_deal(rng, 52, n)
+        else:
+            suits = rng.choice(4, max(int(rng.integers(2, 4)), -(-4 * n // 13)), replace=False)
+            pool = sorted((13 * int(s) + r for s in suits for r in range(13)),
+                          key=lambda c: -(c % 13) + 6 * rng.random())[:4 * n]
+            hands: list[set[int]] = [set(), set(), set(), set()]
+            for c in pool:
+                want = side if rng.random() < 0.6 else tuple(range(4))
+                open_ = [q for q in want if len(hands[q]) < n] or \
+                    [q for q in range(4) if len(hands[q]) < n]
+                hands[int(rng.choice(open_))].add(c)
+            deal = Deal(tuple(frozenset(h) for h in hands))
+        pr = _Problem(deal.hands, rules, "notrump", None, leader, None, side, None, None,
+                      (), None, None)
+        claim = 0
+        for k in range(1, n + 1):
+            ok, _ = K._reply_qt(pr.hands.copy(), np.int64(leader), np.int64(n),
+                                np.int64((1 << side[0]) | (1 << side[1])), np.int64(k), pr.P)
+            if ok:
+                claim = k
+        if claim == 0:
+            continue
+        game = TrickGame(rules, rules.contracts["notrump"], deal.hands, leader,
+                         whole_hand=False)
+        most = brute_value(game, [1 if p in side else 0 for p in range(4)], side)
+        assert claim <= most, (seed, claim, most, deal.to_pbn())
+        said += 1
+        exact += claim == most
+    assert said > len(seeds) // 5 and exact > said // 3, (said, exact)
+    return said
+
+
+def test_the_side_not_on_lead_wins_any_lead_and_cashes() -> None:
+    _check_reply_qt(range(80), (3,))
+
+
+@pytest.mark.slow
+def test_the_side_not_on_lead_wins_any_lead_and_cashes_full() -> None:
+    _check_reply_qt(range(1000, 1400), (3, 4))
+
+
 def test_table_buffers_are_reused_but_never_shared_by_a_move(monkeypatch) -> None:
     """The per-thread table buffers: a growing problem's new table lies in another buffer
     than the one it moves from; another problem, or the same one asking anew for a table
