@@ -329,6 +329,20 @@ def _lowest_card(h):
 
 
 @njit(**NUMBA_OPTS)
+def _shed(h):
+    """The bit of the lowest card of the longest suit of hand ``h`` (the first such suit;
+    none for an empty hand): a void seat's discard where a count assumes one."""
+    bl = 0
+    b = np.uint64(0)
+    for s2 in range(4):
+        l2 = _lane(h, s2)
+        if POPCOUNT[l2] > bl:
+            bl = POPCOUNT[l2]
+            b = _bit(16 * s2 + LOWEST[l2])
+    return b
+
+
+@njit(**NUMBA_OPTS)
 def _ncards(h):
     """Number of cards in the bitboard ``h``."""
     return np.int64(POPCOUNT[_lane(h, 0)] + POPCOUNT[_lane(h, 1)] + POPCOUNT[_lane(h, 2)] +
@@ -1061,14 +1075,7 @@ def _reply_qt(hands, leader, tl, tmY, want, P):
             elif lq != 0:
                 hands[q] &= ~_bit(16 * s + LOWEST[lq])
             elif (tmY >> q) & 1:
-                bl = 0
-                b = np.uint64(0)
-                for s2 in range(4):
-                    l2 = _lane(hands[q], s2)
-                    if POPCOUNT[l2] > bl:
-                        bl = POPCOUNT[l2]
-                        b = _bit(16 * s2 + LOWEST[l2])
-                hands[q] &= ~b
+                hands[q] &= ~_shed(hands[q])
         k, r = _quick_tricks(hands, np.int64(w), tl - 1, P, want - 1)
         hands[0] = h0
         hands[1] = h1
@@ -2733,14 +2740,7 @@ def _la_trick(hands, p, nt, s, cur, win, c, team, sk):
                 r = LOWEST[hl]
             gone |= _bit(16 * s + r)
         else:
-            bl = 0
-            b = np.uint64(0)
-            for s2 in range(4):
-                l2 = _lane(hands[q], s2)
-                if POPCOUNT[l2] > bl:
-                    bl = POPCOUNT[l2]
-                    b = _bit(16 * s2 + LOWEST[l2])
-            gone |= b
+            gone |= _shed(hands[q])
     t = 1 if (team >> win) & 1 else 0
     for s2 in range(4):
         if _lane(gone, s2) != 0:

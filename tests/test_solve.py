@@ -719,6 +719,23 @@ def test_a_side_short_of_every_trick_loses_one_full() -> None:
     _check_short_of_all(range(1000, 1250), (3, 4))
 
 
+def _top_heavy(rng, n: int, side: tuple[int, ...], nsuits: int):
+    """A deal of ``n`` cards a hand from the top cards of ``nsuits`` random suits, each
+    card going to a seat of ``side`` six times in ten (where one has room)."""
+    from analyzer.cards import Deal
+
+    suits = rng.choice(4, nsuits, replace=False)
+    pool = sorted((13 * int(s) + r for s in suits for r in range(13)),
+                  key=lambda c: -(c % 13) + 6 * rng.random())[:4 * n]
+    hands: list[set[int]] = [set(), set(), set(), set()]
+    for c in pool:
+        want = side if rng.random() < 0.6 else tuple(range(4))
+        open_ = [q for q in want if len(hands[q]) < n] or \
+            [q for q in range(4) if len(hands[q]) < n]
+        hands[int(rng.choice(open_))].add(c)
+    return Deal(tuple(frozenset(h) for h in hands))
+
+
 def _check_quick_tricks(seeds: range, sizes: tuple[int, ...]) -> None:
     """The leader's team's quick tricks in notrump (``_quick_tricks``: cashing, entries to
     the partner, the finesse entry, the partner's cards promoted by the leader's cashing)
@@ -726,7 +743,6 @@ def _check_quick_tricks(seeds: range, sizes: tuple[int, ...]) -> None:
     partnerships and for a seat against the other three, in positions where the leader's
     side holds most of the top cards of two or three suits; and the count often equals
     that value (the check has teeth)."""
-    from analyzer.cards import Deal
     from analyzer.solve import _Problem
     from solvers import tricks as K
 
@@ -737,16 +753,7 @@ def _check_quick_tricks(seeds: range, sizes: tuple[int, ...]) -> None:
         n = int(rng.choice(sizes))
         leader = int(rng.integers(4))
         side = (leader, (leader + 2) % 4) if seed % 3 else (leader,)
-        suits = rng.choice(4, int(rng.integers(2, 4)), replace=False)
-        pool = sorted((13 * int(s) + r for s in suits for r in range(13)),
-                      key=lambda c: -(c % 13) + 6 * rng.random())[:4 * n]
-        hands: list[set[int]] = [set(), set(), set(), set()]
-        for c in pool:
-            want = side if rng.random() < 0.6 else tuple(range(4))
-            open_ = [q for q in want if len(hands[q]) < n] or \
-                [q for q in range(4) if len(hands[q]) < n]
-            hands[int(rng.choice(open_))].add(c)
-        deal = Deal(tuple(frozenset(h) for h in hands))
+        deal = _top_heavy(rng, n, side, int(rng.integers(2, 4)))
         pr = _Problem(deal.hands, rules, "notrump", None, leader, None, side, None, None,
                       (), None, None)
         q, _ = K._quick_tricks(pr.hands.copy(), np.int64(leader), np.int64(n), pr.P,
@@ -788,7 +795,6 @@ def _check_reply_qt(seeds: range, sizes: tuple[int, ...]) -> int:
     holds most of the top cards of two or three suits (half of them) or in random ones;
     and it often claims exactly that many (the check has teeth). Returns how many
     positions it claimed something in."""
-    from analyzer.cards import Deal
     from analyzer.solve import _Problem
     from solvers import tricks as K
 
@@ -802,16 +808,7 @@ def _check_reply_qt(seeds: range, sizes: tuple[int, ...]) -> int:
         if seed % 2:
             deal = random_deal(rng, 52, n)
         else:
-            suits = rng.choice(4, max(int(rng.integers(2, 4)), -(-4 * n // 13)), replace=False)
-            pool = sorted((13 * int(s) + r for s in suits for r in range(13)),
-                          key=lambda c: -(c % 13) + 6 * rng.random())[:4 * n]
-            hands: list[set[int]] = [set(), set(), set(), set()]
-            for c in pool:
-                want = side if rng.random() < 0.6 else tuple(range(4))
-                open_ = [q for q in want if len(hands[q]) < n] or \
-                    [q for q in range(4) if len(hands[q]) < n]
-                hands[int(rng.choice(open_))].add(c)
-            deal = Deal(tuple(frozenset(h) for h in hands))
+            deal = _top_heavy(rng, n, side, max(int(rng.integers(2, 4)), -(-4 * n // 13)))
         pr = _Problem(deal.hands, rules, "notrump", None, leader, None, side, None, None,
                       (), None, None)
         claim = 0
