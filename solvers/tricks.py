@@ -54,8 +54,8 @@ Speed-ups, after Bo Haglund's description of DDS:
   Tricks), in notrump a trick for one side when the other cannot take them all
   (``_short_of_all``: where one trick decides the test) and, for the side not on lead,
   the trick it surely wins whatever is led and its quick tricks after it
-  (``_reply_qt``), with trumps the tricks each
-  seat's trumps cannot help taking, whoever leads
+  (``_reply_qt``), with trumps the tricks each seat's trumps cannot help taking,
+  whoever leads
   (its trumps less the most that the others' higher trumps can beat one to one;
   ``_trumps_cut``), and a lead the leader's side surely loses (``_lead_lost``; in
   notrump with the winner's cashing tricks, ``_lost_cash``); in notrump mid-trick, the
@@ -878,11 +878,11 @@ def _quick_tricks(hands, L, tl, P, want):
     leader cashes first, ``t`` follows with his lowest cards and the other team with
     theirs, so what he keeps there counts too when it is then above their cards (North
     ``H:A S:J9``, South ``H:T6 S:A``, East ``S:T87``, West ``H:K85``, South on lead:
-    the spade ace, a heart to the ace, and North's jack is good: three tricks). With one partner
-    sitting opposite, ``t`` may instead win the entry trick as cheaply as he can over
-    the second seat's card and keep his top card (a finesse against the second seat:
-    ``S:A9`` over ``E:K8``, led from ``N``, makes two tricks whatever East plays); each
-    card the second seat may play is counted, and the worst of them holds.
+    the spade ace, a heart to the ace, and North's jack is good: three tricks). With
+    one partner sitting opposite, ``t`` may instead win the entry trick as cheaply as he
+    can over the second seat's card and keep his top card (a finesse against the second
+    seat: ``S:A9`` over ``E:K8``, led from ``N``, makes two tricks whatever East plays);
+    each card the second seat may play is counted, and the worst of them holds.
 
     ``want``: the count that decides the caller's test; the search stops once it is
     reached (the count returned may then be below the best one).
@@ -1056,12 +1056,7 @@ def _reply_qt(hands, leader, tl, tmY, want, P):
     for s in range(4):
         if _lane(hands[leader], s) == 0:
             continue
-        allm = _lane(hands[0] | hands[1] | hands[2] | hands[3], s)
-        top = HIGHEST[allm]
-        w = -1
-        for q in range(4):
-            if (_lane(hands[q], s) >> top) & 1:
-                w = q
+        top, w = _top_owner(hands, s)
         if ((tmY >> w) & 1) == 0:
             return False, np.uint64(0)
         h0 = hands[0]
@@ -3391,9 +3386,10 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     y += 1
                 tmY = _team_mask(y, P) | (1 << y)
                 if tmL | tmY == 15:
+                    wantY = _qt_want(y, tl, needed, P)
                     for side in range(2):
                         qs = leader if side == 0 else y
-                        if (wantL if side == 0 else _qt_want(y, tl, needed, P)) == 1:
+                        if (wantL if side == 0 else wantY) == 1:
                             short, srel = _short_of_all(hands, tl, tmY if side == 0 else tmL)
                             if short:
                                 sure = _sure_cut(np.int64(1), qs, tl, needed, P)
@@ -3401,11 +3397,9 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                                     relbuf[ply] = srel
                                     stats[11] += 1
                                     return sure > 0
-                if tmL | tmY == 15 and REPLY:
                     # the other side holds the best card of every suit the leader can
                     # lead: it wins this trick and its quick tricks follow
-                    wantY = _qt_want(y, tl, needed, P)
-                    if wantY <= tl:
+                    if REPLY and wantY <= tl:
                         ok, rrel = _reply_qt(hands, leader, tl, tmY, wantY, P)
                         if ok:
                             sure = _sure_cut(wantY, y, tl, needed, P)
