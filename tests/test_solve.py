@@ -580,6 +580,52 @@ def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch
     assert 2 * nodes[shipped] < nodes[(0, 0, 0)], nodes
 
 
+def test_a_guess_changes_where_the_tests_start_not_the_values(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full bridge deal at notrump starts its null-window tests at a guess of the value
+    (``analyzer.solve._trick_guess``) and steps one trick at a time from there. Whatever
+    the guess (either end of the range, past it, the middle), the value is the binary
+    search's, and the tests run are exactly those between the guess and the value plus
+    the one that closes the bracket. The shipped guess is within a trick of the value on
+    most deals (a fit to DDS's results: a broken feature would show here)."""
+    import analyzer.solve as S
+    bridge = load_rules("bridge")
+    shipped = S._trick_guess
+    plain = S._Problem._tests
+    asked: list[tuple[int, int]] = []
+
+    def tests(self, lo, hi, *args):  # noqa: ANN001, ANN202
+        asked.append((lo, hi))
+        return plain(self, lo, hi, *args)
+
+    monkeypatch.setattr(S._Problem, "_tests", tests)
+    close = 0
+    for k in range(6):
+        deal = random_deal(9100 + k, 52)
+        kw = dict(leader=k % 4, side=(k % 4, (k % 4 + 2) % 4))
+        monkeypatch.setattr(S, "GUESS_FIRST", False)
+        v0 = int(S.solve(deal, bridge, "notrump", **kw))
+        monkeypatch.setattr(S, "GUESS_FIRST", True)
+        pb = S._Problem(deal, bridge, "notrump", None, kw["leader"], None, kw["side"], None,
+                        None, (), None, None)
+        close += abs(pb._guess() - v0) <= 1
+        for g in (-3, 6, 20, None):
+            guess = shipped if g is None else (lambda h, s, g=g: g)
+            monkeypatch.setattr(S, "_trick_guess", guess)
+            asked.clear()
+            assert S.solve(deal, bridge, "notrump", **kw) == v0, (k, g)
+            if g is not None:
+                # each call one test, "value >= hi": from the guess up while they hold,
+                # else down while they fail
+                g = min(max(g, 0), 13)
+                if g <= v0:
+                    want = [(t - 1, t) for t in range(max(g, 1), min(v0 + 1, 13) + 1)]
+                else:
+                    want = [(t - 1, t) for t in range(g, max(v0, 1) - 1, -1)]
+                assert asked == want, (k, g, v0, asked)
+    assert close >= 4, close
+
+
 def test_forced_tricks_bound_a_bet_from_both_sides() -> None:
     """Tricks a seat cannot help taking (its trumps less those the others' higher trumps
     can beat, one each) bound the value on both sides: in a bet, a neutral seat's (weight
