@@ -192,6 +192,8 @@ DLEAD_NL_W = 64       # where the tricks left score apart (No Last Two), the dec
                       # weight of each choice the defenders have in the suit
 DLEAD_CARDS_W = 128   # the same where only cards score (No Queens, No Hearts, No King)
 OPT_W = 32            # lead ordering: weight of each card the other side holds in the suit
+OPT_LA_W = 16         # the same where the notrump look-ahead scores the lead, from
+OPT_LA_TL = 7         # this many tricks left (BENCHMARKS.md, forty-second session)
 DLEN_W = 16          # No Tricks, a defender's lead: weight of each card the declarer holds in the suit
 DSC_W = -96          # a defender's lead: a suit where the declarer holds a scoring card
 KEEP_W = 16          # a paranoid defender's scoring card played to a trick no weighted
@@ -2881,6 +2883,10 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
             sadd = -DLEAD_NL_W * nopt
         elif p == negd and tpl[1] == 0:
             sadd = -DLEAD_CARDS_W * nopt
+        elif la and tl >= OPT_LA_TL:
+            # (the look-ahead's count says much of what the choices did: the first
+            # tricks' leads weigh them less)
+            sadd = -OPT_LA_W * nopt
         else:
             sadd = -OPT_W * nopt
         if long_first:
