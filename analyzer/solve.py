@@ -76,7 +76,7 @@ NEG_KILL = True
 #: With one known bound (``solve(bounds=...)``), test the value next to it first; off
 #: only to measure what that saves (BENCHMARKS.md, nineteenth session).
 HINT_FIRST = True
-#: A bridge-shaped notrump deal (two partnerships, tricks only, 13 cards a hand) starts
+#: A bridge-shaped deal (two partnerships, tricks only, 13 cards a hand) starts
 #: its tests at a guess of the value (``_trick_guess``) and steps one trick at a time
 #: from there, rather than halving [0, 13]; off only to measure what that saves.
 GUESS_FIRST = True
@@ -578,14 +578,14 @@ class _Problem:
     def _guess(self) -> int | None:
         """A guess of the value where one exists (``GUESS_FIRST``), on the grid."""
         P = self.P
-        if not (GUESS_FIRST and P[K.P_QT] and P[K.P_TRUMP] < 0 and self.tl == 13
+        if not (GUESS_FIRST and P[K.P_QT] and self.tl == 13
                 and self.nt == 0 and self.grid == 1 and self.lo == 0 and self.hi == 13):
             return None
         side = int(P[K.P_MAXMASK])
         w = P[K.O_W:K.O_W + 4]
         if bin(side).count("1") != 2 or any(int(w[q]) != ((side >> q) & 1) for q in range(4)):
             return None
-        return _trick_guess(self.hands, side)
+        return _trick_guess(self.hands, side, int(P[K.P_TRUMP]))
 
     def _steps(self, g: int, lo: int, hi: int, *args) -> int:
         """The value by single null-window tests from ``g``: up while they hold, down
@@ -913,24 +913,33 @@ def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules 
             for p in range(4)}
 
 
-def _trick_guess(hands: np.ndarray, side: int) -> int:
-    """Tricks the seats in the bit mask ``side`` will likely take at notrump from a full
-    deal (13 cards a hand): a least-squares fit to DDS's results on 3,000 random deals
-    (``random_deal(k)``, k = 20000-22999, leader ``k % 4``) of their high-card points,
-    their top tricks (in each suit the run of top cards they hold, at most their longer
-    holding) and their length (each suit's longer holding beyond four cards), shifted up
-    by 0.3 (a first test above the value costs less than one below it). Within a trick
-    of the value on about three deals in four; it only says where the tests start
-    (BENCHMARKS.md, forty-second session)."""
-    hcp = tops = long = 0
+def _trick_guess(hands: np.ndarray, side: int, trump: int = -1) -> int:
+    """Tricks the seats in the bit mask ``side`` will likely take from a full deal (13
+    cards a hand; ``trump`` the trump suit, -1 notrump): a least-squares fit to DDS's
+    results, shifted up by 0.3 (a first test above the value costs less than one below
+    it). It only says where the tests start (BENCHMARKS.md, forty-second session).
+
+    Notrump, fit on 3,000 random deals (``random_deal(k)``, k = 20000-22999, leader
+    ``k % 4``): the side's high-card points, its top tricks (in each suit the run of top
+    cards it holds, at most its longer holding) and its length (each suit's longer
+    holding beyond four cards); within a trick of the value on about three deals in
+    four. With trumps, fit on 600 deals (k = 30000-30599, every trump suit and leader):
+    its high-card points, its trumps, its longer trump holding and its ruffing
+    shortness (a void 2, a singleton 1, in the side suits of each of its hands holding
+    three trumps or more); within a trick on about five in six."""
+    hcp = tops = long = short = 0
+    ts = tmax = 0
     for s in range(4):
+        lens = [bin((int(hands[q]) >> (16 * s)) & 0xFFFF).count("1") for q in range(4)]
         lanes = [(int(hands[q]) >> (16 * s)) & 0xFFFF for q in range(4)]
         mine = 0
         mx = 0
         for q in range(4):
             if (side >> q) & 1:
                 mine |= lanes[q]
-                mx = max(mx, bin(lanes[q]).count("1"))
+                mx = max(mx, lens[q])
+                if s == trump:
+                    ts += lens[q]
         allc = lanes[0] | lanes[1] | lanes[2] | lanes[3]
         for r in range(9, 13):
             if (mine >> r) & 1:
@@ -943,7 +952,17 @@ def _trick_guess(hands: np.ndarray, side: int) -> int:
                 run += 1
         tops += min(run, mx)
         long += max(0, mx - 4)
-    return int(round(0.432 * hcp + 0.187 * tops + 0.18 * long - 2.373))
+        if s == trump:
+            tmax = mx
+    if trump < 0:
+        return int(round(0.432 * hcp + 0.187 * tops + 0.18 * long - 2.373))
+    for q in range(4):
+        tq = bin((int(hands[q]) >> (16 * trump)) & 0xFFFF).count("1")
+        if (side >> q) & 1 and tq >= 3:
+            for s in range(4):
+                if s != trump:
+                    short += max(0, 2 - bin((int(hands[q]) >> (16 * s)) & 0xFFFF).count("1"))
+    return int(round(0.388 * hcp + 0.869 * ts + 0.281 * tmax + 0.418 * short - 7.789))
 
 
 def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,

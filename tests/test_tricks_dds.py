@@ -89,3 +89,32 @@ def test_dds_full(block: int) -> None:
     """200 random full deals: every leader, notrump and each trump suit."""
     for seed in range(1000 + 20 * block, 1000 + 20 * block + 20):
         _check(seed)
+
+
+def test_the_first_guess_is_near_dds() -> None:
+    """Full deals start their tests at a guess of the value (``_trick_guess``: a fit to
+    DDS's results on other deals). On 30 fresh deals, every leader and strain (600
+    cases), it is within a trick of DDS's answer on most of them (about seven in ten at
+    notrump, three in four with trumps, on 150 such deals): a broken feature shows here
+    (the trump suit taken for the next one: 41%, the other side's count: 20%, the
+    notrump guess for trumps: 51%). The values never depend on it
+    (``tests/test_solve.py``)."""
+    from endplay.dds import calc_dd_table
+
+    from analyzer.solve import _trick_guess
+    near = {True: 0, False: 0}
+    total = {True: 0, False: 0}
+    for k in range(30):
+        deal = random_deal(40000 + k, 52)
+        table = calc_dd_table(EDeal(deal.to_pbn()))
+        bits = [sum(1 << (16 * (c // 13) + c % 13) for c in h) for h in deal.hands]
+        for trump in (None, 0, 1, 2, 3):
+            for leader in range(4):
+                side = (1 << leader) | (1 << ((leader + 2) % 4))
+                dds = 13 - table[DENOMS[trump], PLAYERS[(leader - 1) % 4]]
+                g = _trick_guess(np.array(bits, dtype=np.uint64), side,
+                                 -1 if trump is None else trump)
+                near[trump is None] += abs(g - dds) <= 1
+                total[trump is None] += 1
+    assert near[True] >= 0.6 * total[True], (near, total)
+    assert near[False] >= 0.65 * total[False], (near, total)
