@@ -76,9 +76,10 @@ NEG_KILL = True
 #: With one known bound (``solve(bounds=...)``), test the value next to it first; off
 #: only to measure what that saves (BENCHMARKS.md, nineteenth session).
 HINT_FIRST = True
-#: A bridge-shaped deal (two partnerships, tricks only, 13 cards a hand) starts
-#: its tests at a guess of the value (``_trick_guess``) and steps one trick at a time
-#: from there, rather than halving [0, 13]; off only to measure what that saves.
+#: A bridge-shaped deal (two partnerships, tricks only, 13 cards a hand; or a notrump
+#: endgame of 6 or more cards a hand, no trick in progress) starts its tests at a guess
+#: of the value (``_trick_guess``) and steps one trick at a time from there, rather than
+#: halving the range; off only to measure what that saves.
 GUESS_FIRST = True
 #: Start a search's table at the least size that each of the last HINT_RUN alike
 #: problems solved in this thread needed (``_Problem``), rather than growing it through
@@ -578,8 +579,9 @@ class _Problem:
     def _guess(self) -> int | None:
         """A guess of the value where one exists (``GUESS_FIRST``), on the grid."""
         P = self.P
-        if not (GUESS_FIRST and P[K.P_QT] and self.tl == 13
-                and self.nt == 0 and self.grid == 1 and self.lo == 0 and self.hi == 13):
+        if not (GUESS_FIRST and P[K.P_QT] and self.nt == 0 and self.grid == 1
+                and self.lo == 0 and self.hi == self.tl
+                and (self.tl == 13 or (P[K.P_TRUMP] < 0 and self.tl >= 6))):
             return None
         side = int(P[K.P_MAXMASK])
         w = P[K.O_W:K.O_W + 4]
@@ -915,9 +917,10 @@ def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules 
 
 def _trick_guess(hands: np.ndarray, side: int, trump: int = -1) -> int:
     """Tricks the seats in the bit mask ``side`` will likely take from a full deal (13
-    cards a hand; ``trump`` the trump suit, -1 notrump): a least-squares fit to DDS's
-    results, shifted up by 0.3 (a first test above the value costs less than one below
-    it). It only says where the tests start (BENCHMARKS.md, forty-second session).
+    cards a hand; ``trump`` the trump suit, -1 notrump) or a notrump endgame of 6-12
+    cards a hand: a least-squares fit to DDS's results, shifted up by 0.3 (a first test
+    above the value costs less than one below it). It only says where the tests start
+    (BENCHMARKS.md, forty-second session).
 
     Notrump, fit on 3,000 random deals (``random_deal(k)``, k = 20000-22999, leader
     ``k % 4``): the side's high-card points, its top tricks (in each suit the run of top
@@ -926,9 +929,13 @@ def _trick_guess(hands: np.ndarray, side: int, trump: int = -1) -> int:
     trump suit and leader): its high-card points, its trumps, its longer trump holding
     and its ruffing shortness (a void 2, a singleton 1, in the side suits of each of its
     hands holding three trumps or more). Within a trick of DDS's answer on about seven
-    fresh deals in ten at notrump, three in four with trumps."""
-    hcp = tops = long = short = 0
+    fresh deals in ten at notrump, three in four with trumps. Notrump endgames, fit on
+    2,100 positions (``random_deal(k, 52, n)``, n = 6-12, 300 each, leader ``k % 4``):
+    the side's share of the high-card points in play times the tricks left, its top
+    tricks, its length; within a trick on about five in six."""
+    hcp = tops = long = short = allhcp = 0
     ts = tmax = 0
+    tl = bin(int(hands[0])).count("1")
     for s in range(4):
         lanes = [(int(hands[q]) >> (16 * s)) & 0xFFFF for q in range(4)]
         lens = [bin(x).count("1") for x in lanes]
@@ -944,6 +951,8 @@ def _trick_guess(hands: np.ndarray, side: int, trump: int = -1) -> int:
         for r in range(9, 13):
             if (mine >> r) & 1:
                 hcp += r - 8
+            if (allc >> r) & 1:
+                allhcp += r - 8
         run = 0
         for r in range(15, -1, -1):
             if (allc >> r) & 1:
@@ -954,6 +963,11 @@ def _trick_guess(hands: np.ndarray, side: int, trump: int = -1) -> int:
         long += max(0, mx - 4)
         if s == trump:
             tmax = mx
+    if trump < 0 and tl < 13:
+        # an endgame: the side's share of the high-card points in play, scaled to the
+        # tricks left
+        return int(round((0.768 * hcp / max(allhcp, 1) + 0.025) * tl + 0.505 * tops
+                         + 0.117 * long - 0.094))
     if trump < 0:
         return int(round(0.432 * hcp + 0.187 * tops + 0.18 * long - 2.373))
     for q in range(4):

@@ -582,12 +582,12 @@ def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch
 
 def test_a_guess_changes_where_the_tests_start_not_the_values(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full bridge deal (notrump or trumps) starts its null-window tests at a guess of
-    the value (``analyzer.solve._trick_guess``) and steps one trick at a time from there.
-    Whatever the guess (either end of the range, past it, the middle), the value is the
-    binary search's, and the tests run are exactly those between the guess and the value
-    plus the one that closes the bracket. (How close the shipped guess comes:
-    ``tests/test_tricks_dds.py``.)"""
+    """A full bridge deal (notrump or trumps) or a notrump endgame starts its null-window
+    tests at a guess of the value (``analyzer.solve._trick_guess``) and steps one trick
+    at a time from there. Whatever the guess (either end of the range, past it, the
+    middle), the value is the binary search's, and the tests run are exactly those
+    between the guess and the value plus the one that closes the bracket. (How close the
+    shipped guess comes: ``tests/test_tricks_dds.py``.)"""
     import analyzer.solve as S
     bridge = load_rules("bridge")
     shipped = S._trick_guess
@@ -599,9 +599,10 @@ def test_a_guess_changes_where_the_tests_start_not_the_values(
         return plain(self, lo, hi, *args)
 
     monkeypatch.setattr(S._Problem, "_tests", tests)
-    for k in (0, 1, 2, 3, 4, 9, 10, 11):
-        deal = random_deal(9100 + k, 52)
-        cid, trump = ("notrump", None) if k < 5 else ("trumps", k % 4)
+    for k in (0, 1, 2, 3, 4, 9, 10, 11, 20, 21, 22):
+        n = 13 if k < 20 else 9  # the last three: endgames
+        deal = random_deal(9100 + k, 52, n)
+        cid, trump = ("notrump", None) if k < 5 or k >= 20 else ("trumps", k % 4)
         kw = dict(leader=k % 4, side=(k % 4, (k % 4 + 2) % 4), trump=trump)
         monkeypatch.setattr(S, "GUESS_FIRST", False)
         v0 = int(S.solve(deal, bridge, cid, **kw))
@@ -614,9 +615,9 @@ def test_a_guess_changes_where_the_tests_start_not_the_values(
             if g is not None:
                 # each call one test, "value >= hi": from the guess up while they hold,
                 # else down while they fail
-                g = min(max(g, 0), 13)
+                g = min(max(g, 0), n)
                 if g <= v0:
-                    want = [(t - 1, t) for t in range(max(g, 1), min(v0 + 1, 13) + 1)]
+                    want = [(t - 1, t) for t in range(max(g, 1), min(v0 + 1, n) + 1)]
                 else:
                     want = [(t - 1, t) for t in range(g, max(v0, 1) - 1, -1)]
                 assert asked == want, (k, g, v0, asked)
