@@ -779,6 +779,15 @@ def _top_heavy(rng, n: int, side: tuple[int, ...], nsuits: int):
     return Deal(tuple(frozenset(h) for h in hands))
 
 
+def _seeded(seeds: range, base: int, sizes: tuple[int, ...]):
+    """For the brute-force bound checks: each seed's generator (``base + seed``), hand
+    size drawn from ``sizes`` and leader, in that order of draws."""
+    for seed in seeds:
+        rng = np.random.default_rng(base + seed)
+        n = int(rng.choice(sizes))
+        yield seed, rng, n, int(rng.integers(4))
+
+
 def _check_quick_tricks(seeds: range, sizes: tuple[int, ...]) -> None:
     """The leader's team's quick tricks in notrump (``_quick_tricks``: cashing, entries to
     the partner, the finesse entry, the partner's cards promoted by the leader's cashing)
@@ -791,10 +800,7 @@ def _check_quick_tricks(seeds: range, sizes: tuple[int, ...]) -> None:
 
     rules = load_rules("bridge")
     said = exact = 0
-    for seed in seeds:
-        rng = np.random.default_rng(50_000 + seed)
-        n = int(rng.choice(sizes))
-        leader = int(rng.integers(4))
+    for seed, rng, n, leader in _seeded(seeds, 50_000, sizes):
         side = (leader, (leader + 2) % 4) if seed % 3 else (leader,)
         deal = _top_heavy(rng, n, side, int(rng.integers(2, 4)))
         pr = _Problem(deal.hands, rules, "notrump", None, leader, None, side, None, None,
@@ -843,10 +849,7 @@ def _check_reply_qt(seeds: range, sizes: tuple[int, ...]) -> int:
 
     rules = load_rules("bridge")
     said = exact = 0
-    for seed in seeds:
-        rng = np.random.default_rng(60_000 + seed)
-        n = int(rng.choice(sizes))
-        leader = int(rng.integers(4))
+    for seed, rng, n, leader in _seeded(seeds, 60_000, sizes):
         side = ((leader + 1) % 4, (leader + 3) % 4)
         if seed % 2:
             deal = random_deal(rng, 52, n)
