@@ -26,4 +26,62 @@ def _no_nrt() -> dict[str, bool]:
     return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 
 
+def _call_slots_at_call_site() -> None:
+    """Zero a call's return and exception slots where the call is made, not on entry.
+
+    numba's call convention gives each call of a compiled function two stack slots (the
+    callee's return value and its exception pointer). It allocates them in the caller's
+    entry block and zero-fills them there, so a function that calls many others on paths
+    seldom taken zero-fills every slot on every call: the trick solver's ``_node`` has
+    about fifty call sites, some 110 stores on each node, most for bounds that the node
+    never reaches (BENCHMARKS.md, forty-third session: x0.96 CPU on bridge notrump,
+    x0.92 on No Tricks). Here the slots are still allocated on entry but zero-filled just
+    before their own call, which is what the convention needs: the callee writes the
+    return slot, and the exception slot is read only when the callee reports an
+    exception. Patched once, in place, for every function compiled afterwards; a numba
+    whose call convention does not look as expected keeps its own, and any surprise while
+    building a call falls back to it before the builder is touched.
+    """
+    try:
+        from llvmlite import ir
+        from numba.core import callconv, cgutils
+        conv = callconv.CPUCallConv
+        orig = conv.call_function
+        excinfo_t = callconv.excinfo_t
+    except (ImportError, AttributeError):  # pragma: no cover - another numba
+        return
+    if getattr(orig, "_barbu", False):
+        return
+    if orig.__code__.co_varnames[:7] != ("self", "builder", "callee", "resty", "argtys",
+                                         "args", "attrs"):
+        return  # pragma: no cover - another numba's call convention: leave it
+
+    def call_function(self, builder, callee, resty, argtys, args, attrs=None):
+        try:
+            retty = self.get_return_type(resty).pointee
+            actual = self._get_return_argument(callee.function_type).pointee
+            packer = self._get_arg_packer(argtys)
+            status_of = self._get_return_status
+            returned = self.context.get_returned_value
+        except AttributeError:  # pragma: no cover - another numba
+            return orig(self, builder, callee, resty, argtys, args, attrs)
+        if retty != actual or not (attrs is None or isinstance(attrs, (tuple, list))):
+            return orig(self, builder, callee, resty, argtys, args, attrs)
+        exty = ir.PointerType(excinfo_t)
+        with builder.goto_entry_block():
+            retvaltmp = builder.alloca(retty)
+            excinfoptr = builder.alloca(exty, name="excinfo")
+        builder.store(cgutils.get_null_value(retty), retvaltmp)
+        builder.store(exty(None), excinfoptr)
+        realargs = [retvaltmp, excinfoptr] + list(packer.as_arguments(builder, args))
+        code = builder.call(callee, realargs, attrs=tuple(attrs or ()))
+        status = status_of(builder, code, builder.load(excinfoptr))
+        return status, returned(builder, resty, builder.load(retvaltmp))
+
+    call_function._barbu = True
+    conv.call_function = call_function
+
+
+_call_slots_at_call_site()
+
 NUMBA_OPTS = dict(cache=True, nogil=True, **_no_nrt())
