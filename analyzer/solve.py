@@ -66,6 +66,12 @@ NEG_BET = True
 #: doubling brackets x0.94, No Last Two even; with trumps x1.03-1.04 (BENCHMARKS.md,
 #: eighteenth session).
 PROBE = (100, 5000, 5)
+#: Enhanced transposition cutoffs (``solvers.tricks._etc``) from this many tricks left,
+#: where two partnerships play (0: off). Bridge notrump x0.96-0.97 nodes on four deal
+#: sets, CPU x0.95-0.99; from 6 or 3 tricks left x0.88-0.90 nodes but x1.04-1.06 CPU (a
+#: lookup per card); the paranoid contracts mixed (No Last Two x1.04 nodes), so not
+#: there (BENCHMARKS.md, forty-third session).
+ETC_TL = 10
 #: A paranoid value scored by cards only is tested from the top down when it can take
 #: at least this many values (No Hearts' 16, not No Queens' 5; ``P_DOWN``).
 DOWN_MIN_VALUES = 8
@@ -527,6 +533,9 @@ class _Problem:
         else:
             kind = [(int(P[K.O_W + i]), (int(P[K.P_MAXMASK]) >> i) & 1) for i in range(4)]
             P[K.P_KILL_F] = sum(1 << i for i in range(4) if kind.count(kind[i]) == 2)
+            if all(kind.count(k) == 2 for k in kind):
+                # two partnerships (bridge-shaped): enhanced transposition cutoffs
+                P[K.P_ETC_TL] = ETC_TL
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)

@@ -151,6 +151,8 @@ P_NEG_BET = 32        # P_NEG shape, but other seats weigh < 0 (a bet "declarer 
 P_PROBE = 33          # cheap first (0: off): a node whose first move has not settled
 P_PROBE_FIRST = 34    # within P_PROBE_FIRST nodes tries each other move with P_PROBE nodes
 P_PROBE_TL = 35       # before it searches the rest in full; from P_PROBE_TL tricks left
+P_ETC_TL = 36         # from this many tricks left (0: never), the fourth seat first looks
+                      # each card's next trick start up in the table (_etc)
 NPARAM = 40
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
@@ -2380,6 +2382,83 @@ def _prefix_cards(hands, lens4):
 
 
 @njit(**NUMBA_OPTS)
+def _tt_probe(hands, tl, h, needed, P, ttk, tte, ttd, kbuf):
+    """Does the table decide "the value from the position keyed in ``kbuf[tl]`` is at
+    least ``needed``"? (decided, answer, the cards its entry keys). The same walk as
+    ``_node``'s lookup, without reordering the chain or taking the entry's move."""
+    E = P[P_KWORDS]
+    bits = P[P_TTBITS]
+    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, False)
+    g = ttd[hs] - 1 if hs >= 0 else -1
+    while g >= 0:
+        lens4 = np.int64(tte[g, 2])
+        c0 = kbuf[tl, E] & tte[g, 0]
+        c1 = kbuf[tl, E + 1] & tte[g, 1]
+        x = _te_hash(hs, lens4, c0, c1)
+        fb = x & np.uint64(255)
+        if (tte[g, 4 + (fb >> np.uint64(6))] >> (fb & np.uint64(63))) & np.uint64(1):
+            i, _ = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
+            if i >= 0:
+                if np.int64(tte[i, TE_LB]) >= needed:
+                    return True, True, _prefix_cards(hands, lens4)
+                if np.int64(tte[i, TE_UB]) < needed:
+                    return True, False, _prefix_cards(hands, lens4)
+        g = np.int64(tte[g, 3]) - 1
+    return False, False, np.uint64(0)
+
+
+@njit(**NUMBA_OPTS)
+def _etc(hands, tbuf, base, leader, tl, needed, st_t, st_c, rcnt, P, masks, ttk, tte, ttd,
+         kbuf, mbuf, ply, n, ismax):
+    """Enhanced transposition cutoff at the fourth seat: before any of its ``n`` cards
+    (``mbuf[ply, :n]``) is searched, each card's trick is completed and the next trick
+    start looked up in the table; the first that the table decides in the seat's favour
+    settles the node. Returns (settled, answer, rel), rel as the search would have it
+    for that card (the entry's keyed cards, and the trick winner's card where its rank
+    beat another card of its suit). Tricks that end the hand are left to the search.
+    (Bridge-shaped sides from 10 tricks left: 4-5% fewer nodes and a little less CPU;
+    BENCHMARKS.md, forty-third session.)"""
+    p = (leader + 3) % 4
+    w = P[O_W:O_W + 4]
+    pts = P[O_PTS:O_PTS + 64]
+    stopm = masks[M_STOP]
+    for k in range(n):
+        c = mbuf[ply, k]
+        b = _bit(c)
+        hands[p] &= ~b
+        rem = hands[0] | hands[1] | hands[2] | hands[3]
+        if rem == 0 or (stopm != 0 and (rem & stopm) == 0):
+            hands[p] |= b
+            continue
+        tbuf[base + 3] = c
+        wi = _winner_index(tbuf, base, P[P_TRUMP])
+        win = (leader + wi) % 4
+        wc = tbuf[base + wi]
+        tp = P[O_TPL + tl]
+        tmask = np.uint64(0)
+        by_rank = False
+        for i in range(4):
+            cc = tbuf[base + i]
+            tp += pts[cc]
+            tmask |= _bit(cc)
+            if i != wi and (cc >> 4) == (wc >> 4):
+                by_rank = True
+        nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
+        hc = _make_key(hands, win, tl - 1, nst_t, nst_c, rcnt, P, kbuf, tl - 1)
+        if P[P_RAVAGE] != 0:
+            for i in range(4):
+                rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
+        dec, res, crel = _tt_probe(hands, tl - 1, hc, needed - w[win] * tp, P, ttk, tte,
+                                   ttd, kbuf)
+        hands[p] |= b
+        if dec and res == ismax:
+            if by_rank:
+                crel |= _bit(wc)
+            return True, res, crel
+    return False, False, np.uint64(0)
+
+
+@njit(**NUMBA_OPTS)
 def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, stats):
     """Record a null-window result for the position in ``kbuf[tl]``, valid for every
     position that agrees on the exact part and on the owners of each suit's cards down to
@@ -3528,6 +3607,12 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
         legal = _legal(hands, tbuf, base, nt, p, tl, P, masks)
         kil = mbuf[ply, 31] - 1 if use_kil else np.int64(-1)
         n, skipped = _order(base, nt, p, tl, legal, mbuf, ply, first, kil)
+    if nt == 3 and only < 0 and n > 1 and P[P_ETC_TL] > 0 and tl >= P[P_ETC_TL]:
+        done3, res3, rel3 = _etc(hands, tbuf, base, leader, tl, needed, st_t, st_c, rcnt,
+                                 P, masks, ttk, tte, ttd, kbuf, mbuf, ply, n, ismax != 0)
+        if done3:
+            relbuf[ply] = rel3
+            return res3
     result = not ismax
     best = -1
     rel = np.uint64(0)

@@ -580,6 +580,64 @@ def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch
     assert 2 * nodes[shipped] < nodes[(0, 0, 0)], nodes
 
 
+def test_enhanced_transposition_cutoffs_change_the_search_not_the_values(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enhanced transposition cutoffs (``analyzer.solve.ETC_TL``, ``solvers.tricks._etc``:
+    the fourth seat looks each card's next trick start up before searching any). Turned
+    on from 3 tricks left, small positions of two partnerships (bridge notrump and
+    trumps, a partnership in the tournament's contracts) agree with brute force, 8-card
+    ones with the search without them, and the searches do differ; shipped, they are on
+    for two partnerships only."""
+    import analyzer.solve as S
+    from solvers import tricks as K
+    bridge, tour = load_rules("bridge"), load_rules("tournament")
+    cases = []
+    for k in range(36):
+        rng = np.random.default_rng(73000 + k)
+        ld = int(rng.integers(4))
+        side = (ld, (ld + 2) % 4) if k % 2 else ((ld + 1) % 4, (ld + 3) % 4)
+        if k % 3 == 0:
+            cases.append((bridge, "notrump", None, ld, side))
+        elif k % 3 == 1:
+            cases.append((bridge, "trumps", int(rng.integers(4)), ld, side))
+        else:
+            cases.append((tour, ("no-hearts", "no-queens", "no-last-two")[k % 4 % 3], None,
+                          ld, side))
+    small = 0
+    for k, (rules, cid, trump, ld, side) in enumerate(cases):
+        deal = random_deal(73100 + k, rules.deck, 4)
+        game = TrickGame(rules, rules.contracts[cid], deal.hands, ld, trump=trump,
+                         whole_hand=False)
+        want = brute_value(game, [1 if p in side else 0 for p in range(4)], side)
+        nodes = []
+        for tl in (0, 3):
+            monkeypatch.setattr(S, "ETC_TL", tl)
+            v, st = S.solve_stats(deal, rules, cid, trump=trump, leader=ld, side=side,
+                                  whole_hand=False)
+            assert v == want, (k, cid, tl, v, want)
+            nodes.append(st["nodes"])
+        small += nodes[0] != nodes[1]
+    assert small >= 4, small
+    differ = 0
+    for k in range(24):
+        deal = random_deal(73200 + k, 52, 8)
+        rules, cid, trump = (bridge, "notrump", None) if k % 2 else (bridge, "trumps", k % 4)
+        kw = dict(trump=trump, leader=k % 4, side="NS" if k % 3 else "EW")
+        out = []
+        for tl in (0, 3):
+            monkeypatch.setattr(S, "ETC_TL", tl)
+            out.append(S.solve_stats(deal, rules, cid, **kw))
+        assert out[0][0] == out[1][0], (k, out[0][0], out[1][0])
+        differ += out[0][1]["nodes"] != out[1][1]["nodes"]
+    assert differ >= 8, differ
+    monkeypatch.undo()
+    on = S._Problem(random_deal(1, 52, 5), bridge, "notrump", None, 0, None, (0, 2), None,
+                    None, (), None, None)
+    off = S._Problem(random_deal(1, 52, 5), tour, "no-hearts", None, 0, 0, None, None,
+                     None, (), None, None)
+    assert on.P[K.P_ETC_TL] == S.ETC_TL > 0 and off.P[K.P_ETC_TL] == 0
+
+
 def test_a_guess_changes_where_the_tests_start_not_the_values(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A full bridge deal (notrump or trumps) or a notrump endgame starts its null-window
