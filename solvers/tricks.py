@@ -2382,6 +2382,26 @@ def _prefix_cards(hands, lens4):
 
 
 @njit(**NUMBA_OPTS)
+def _trick_end(tbuf, base, leader, tl, P):
+    """The trick at ``tbuf[base:base+4]`` (led by ``leader``, ``tl`` tricks left), all
+    four cards down: (winner's index in the trick, winner, winning card, the trick's
+    points, its cards, whether the winning card beat another card of its suit)."""
+    pts = P[O_PTS:O_PTS + 64]
+    wi = _winner_index(tbuf, base, P[P_TRUMP])
+    wc = tbuf[base + wi]
+    tp = P[O_TPL + tl]
+    tmask = np.uint64(0)
+    by_rank = False
+    for i in range(4):
+        cc = tbuf[base + i]
+        tp += pts[cc]
+        tmask |= _bit(cc)
+        if i != wi and (cc >> 4) == (wc >> 4):
+            by_rank = True
+    return wi, (leader + wi) % 4, wc, tp, tmask, by_rank
+
+
+@njit(**NUMBA_OPTS)
 def _tt_probe(hands, tl, h, needed, P, ttk, tte, ttd, kbuf):
     """Does the table decide "the value from the position keyed in ``kbuf[tl]`` is at
     least ``needed``"? (decided, answer, the cards its entry keys). The same walk as
@@ -2420,7 +2440,6 @@ def _etc(hands, tbuf, base, leader, tl, needed, st_t, st_c, rcnt, P, masks, ttk,
     BENCHMARKS.md, forty-third session.)"""
     p = (leader + 3) % 4
     w = P[O_W:O_W + 4]
-    pts = P[O_PTS:O_PTS + 64]
     stopm = masks[M_STOP]
     for k in range(n):
         c = mbuf[ply, k]
@@ -2431,18 +2450,7 @@ def _etc(hands, tbuf, base, leader, tl, needed, st_t, st_c, rcnt, P, masks, ttk,
             hands[p] |= b
             continue
         tbuf[base + 3] = c
-        wi = _winner_index(tbuf, base, P[P_TRUMP])
-        win = (leader + wi) % 4
-        wc = tbuf[base + wi]
-        tp = P[O_TPL + tl]
-        tmask = np.uint64(0)
-        by_rank = False
-        for i in range(4):
-            cc = tbuf[base + i]
-            tp += pts[cc]
-            tmask |= _bit(cc)
-            if i != wi and (cc >> 4) == (wc >> 4):
-                by_rank = True
+        wi, win, wc, tp, tmask, by_rank = _trick_end(tbuf, base, leader, tl, P)
         nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
         hc = _make_key(hands, win, tl - 1, nst_t, nst_c, rcnt, P, kbuf, tl - 1)
         if P[P_RAVAGE] != 0:
@@ -3648,18 +3656,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             tbuf[base + nt] = c
             crel = np.uint64(0)
             if nt == 3:
-                wi = _winner_index(tbuf, base, P[P_TRUMP])
-                win = (leader + wi) % 4
-                wc = tbuf[base + wi]
-                tp = tpl[tl]
-                tmask = np.uint64(0)
-                by_rank = False
-                for i in range(4):
-                    cc = tbuf[base + i]
-                    tp += pts[cc]
-                    tmask |= _bit(cc)
-                    if i != wi and (cc >> 4) == (wc >> 4):
-                        by_rank = True
+                wi, win, wc, tp, tmask, by_rank = _trick_end(tbuf, base, leader, tl, P)
                 v = w[win] * tp
                 nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
                 rem = hands[0] | hands[1] | hands[2] | hands[3]
