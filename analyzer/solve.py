@@ -68,7 +68,7 @@ NEG_BET = True
 PROBE = (100, 5000, 5)
 #: Enhanced transposition cutoffs (``solvers.tricks._etc``) from this many tricks left,
 #: where two partnerships play (0: off). Bridge notrump x0.96-0.97 nodes on four deal
-#: sets, CPU x0.95-0.99; from 6 or 3 tricks left x0.88-0.90 nodes but x1.04-1.06 CPU (a
+#: sets, CPU x0.96-0.99; from 6 or 3 tricks left x0.87-0.91 nodes but x1.04-1.06 CPU (a
 #: lookup per card); the paranoid contracts mixed (No Last Two x1.04 nodes), so not
 #: there (BENCHMARKS.md, forty-third session).
 ETC_TL = 10

@@ -34,7 +34,7 @@ def _call_slots_at_call_site() -> None:
     entry block and zero-fills them there, so a function that calls many others on paths
     seldom taken zero-fills every slot on every call: the trick solver's ``_node`` has
     about fifty call sites, some 110 stores on each node, most for bounds that the node
-    never reaches (BENCHMARKS.md, forty-third session: x0.96 CPU on bridge notrump,
+    never reaches (BENCHMARKS.md, forty-third session: x0.95 CPU on bridge notrump,
     x0.92 on No Tricks). Here the slots are still allocated on entry but zero-filled just
     before their own call, which is what the convention needs: the callee writes the
     return slot, and the exception slot is read only when the callee reports an

@@ -2436,7 +2436,7 @@ def _etc(hands, tbuf, base, leader, tl, needed, st_t, st_c, rcnt, P, masks, ttk,
     settles the node. Returns (settled, answer, rel), rel as the search would have it
     for that card (the entry's keyed cards, and the trick winner's card where its rank
     beat another card of its suit). Tricks that end the hand are left to the search.
-    (Bridge-shaped sides from 10 tricks left: 4-5% fewer nodes and a little less CPU;
+    (Bridge-shaped sides from 10 tricks left: 3-4% fewer nodes and a little less CPU;
     BENCHMARKS.md, forty-third session.)"""
     p = (leader + 3) % 4
     w = P[O_W:O_W + 4]
