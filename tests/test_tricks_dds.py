@@ -15,7 +15,7 @@ from endplay.dds import solve_board  # noqa: E402
 from endplay.dds.solve import SolveMode  # noqa: E402
 from endplay.types import Deal as EDeal, Denom, Player  # noqa: E402
 
-from analyzer.cards import parse_deal, random_deal  # noqa: E402
+from analyzer.cards import card_bit, parse_deal, random_deal  # noqa: E402
 from analyzer.rules import load_rules  # noqa: E402
 from analyzer.solve import solve  # noqa: E402
 
@@ -91,6 +91,11 @@ def test_dds_full(block: int) -> None:
         _check(seed)
 
 
+def _bitboards(deal) -> np.ndarray:
+    """The four hands as the kernels' bitboards (``analyzer.cards.card_bit``)."""
+    return np.array([sum(card_bit(c) for c in h) for h in deal.hands], dtype=np.uint64)
+
+
 def test_the_first_guess_is_near_dds() -> None:
     """Full deals and notrump endgames start their tests at a guess of the value
     (``_trick_guess``: a fit to DDS's results on other deals). On 30 fresh deals, every
@@ -107,13 +112,11 @@ def test_the_first_guess_is_near_dds() -> None:
     for k in range(30):
         deal = random_deal(40000 + k, 52)
         table = calc_dd_table(EDeal(deal.to_pbn()))
-        bits = [sum(1 << (16 * (c // 13) + c % 13) for c in h) for h in deal.hands]
         for trump in (None, 0, 1, 2, 3):
             for leader in range(4):
                 side = (1 << leader) | (1 << ((leader + 2) % 4))
                 dds = 13 - table[DENOMS[trump], PLAYERS[(leader - 1) % 4]]
-                g = _trick_guess(np.array(bits, dtype=np.uint64), side,
-                                 -1 if trump is None else trump)
+                g = _trick_guess(_bitboards(deal), side, -1 if trump is None else trump)
                 near[trump is None] += abs(g - dds) <= 1
                 total[trump is None] += 1
     assert near[True] >= 0.6 * total[True], (near, total)
@@ -122,9 +125,8 @@ def test_the_first_guess_is_near_dds() -> None:
     close = 0
     for k in range(60):
         deal = random_deal(41000 + k, 52, 9)
-        bits = [sum(1 << (16 * (c // 13) + c % 13) for c in h) for h in deal.hands]
         leader = k % 4
         side = (1 << leader) | (1 << ((leader + 2) % 4))
-        g = _trick_guess(np.array(bits, dtype=np.uint64), side, -1)
+        g = _trick_guess(_bitboards(deal), side, -1)
         close += abs(g - dds_tricks(deal, leader, None)) <= 1
     assert close >= 0.7 * 60, close
