@@ -82,6 +82,10 @@ NEG_KILL = True
 #: With one known bound (``solve(bounds=...)``), test the value next to it first; off
 #: only to measure what that saves (BENCHMARKS.md, nineteenth session).
 HINT_FIRST = True
+#: Notrump partnerships where only tricks count: the move order's trick predictions
+#: by the side holding the best card (``solvers.tricks.P_SIDE_NT``); off only to
+#: measure what that saves.
+SIDE_NT = True
 #: A bridge-shaped deal (two partnerships, tricks only, 13 cards a hand; or a notrump
 #: endgame of 6 or more cards a hand, no trick in progress) starts its tests at a guess
 #: of the value (``_trick_guess``) and steps one trick at a time from there, rather than
@@ -536,6 +540,15 @@ class _Problem:
             if all(kind.count(k) == 2 for k in kind):
                 # two partnerships (bridge-shaped): enhanced transposition cutoffs
                 P[K.P_ETC_TL] = ETC_TL
+            if SIDE_NT and kind[0] == kind[2] and kind[1] == kind[3] and kind[0] != kind[1] \
+                    and cc.trump < 0 and not any(int(x) for x in cc.pts) \
+                    and all(int(cc.tpl[t]) > 0 for t in range(1, self.tl + 1)):
+                # notrump, no card scores, partners opposite: the trick predictions of
+                # the move order take a shortcut (the same order), provided the
+                # maximisers' side weighs more (each seat wants its side to win)
+                hi_side = 0 if kind[0][1] else 1
+                if kind[hi_side][0] > kind[1 - hi_side][0]:
+                    P[K.P_SIDE_NT] = 1
         if node_limit is not None and int(node_limit) < 1:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)

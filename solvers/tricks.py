@@ -153,6 +153,9 @@ P_PROBE_FIRST = 34    # within P_PROBE_FIRST nodes tries each other move with P_
 P_PROBE_TL = 35       # before it searches the rest in full; from P_PROBE_TL tricks left
 P_ETC_TL = 36         # from this many tricks left (0: never), the fourth seat first looks
                       # each card's next trick start up in the table (_etc)
+P_SIDE_NT = 37        # 1: notrump, no card scores, every trick scores > 0, partners sit
+                      # opposite and the maximisers' side weighs more: _follow's trick
+                      # goes to the side holding its best card
 NPARAM = 40
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
@@ -2658,7 +2661,24 @@ def _follow(hands, p, nt, led, cur0, win0, est, P):
     (won by ``win0``) on top. Each later seat either ducks (its lowest card) or plays high
     (its highest card of the suit led, or its lowest overruff when void); the trick is
     played out for every choice and each seat picks, last seat first, what its role
-    prefers for a trick worth ``est`` (ties: duck)."""
+    prefers for a trick worth ``est`` (ties: duck).
+
+    Under ``P_SIDE_NT`` that play-out always ends with the side holding the best card
+    among ``cur0`` and the later seats' cards of the suit led (its holder can play it,
+    nobody can beat it, and each seat wants its own side to win): the holder is
+    returned, a seat of the winner's weight (the order's scores depend on nothing else
+    there; bridge notrump x0.94 CPU, the same nodes: BENCHMARKS.md, forty-fourth
+    session)."""
+    if P[P_SIDE_NT] != 0:
+        best = cur0
+        bw = win0
+        for j in range(3 - nt):
+            q = (p + 1 + j) % 4
+            hl = _lane(hands[q], led)
+            if hl != 0 and 16 * led + HIGHEST[hl] > best:
+                best = 16 * led + HIGHEST[hl]
+                bw = q
+        return bw
     w = P[O_W:O_W + 4]
     trump = P[P_TRUMP]
     m = 3 - nt

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer.cards import random_deal
+from analyzer.cards import card_bit, random_deal
 from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError
 from analyzer.rules import load_rules
@@ -637,6 +637,81 @@ def test_enhanced_transposition_cutoffs_change_the_search_not_the_values(
                      None, (), None, None)
     assert on.P[K.P_ETC_TL] == S.ETC_TL > 0 and off.P[K.P_ETC_TL] == 0
 
+
+
+def _side_nt_problem(rules, cid, side, ld, trump=None, weights=None, maximizers=None):
+    """A search problem of the given shape on a fixed 6-card position (its ``P``)."""
+    import analyzer.solve as S
+    return S._Problem(random_deal(73500, rules.deck, 6), rules, cid, trump=trump,
+                      leader=ld, seat=None, side=side, weights=weights,
+                      maximizers=maximizers, trick=(), whole_hand=False, tt_bits=None)
+
+
+def test_side_shortcut_predicts_the_side_the_full_play_out_does() -> None:
+    """``solvers.tricks._follow`` under ``P_SIDE_NT`` (notrump partnerships, tricks
+    only): the side of the best card still to come wins the predicted trick. On random
+    tricks in progress (every seat to play, every number of cards down) the shortcut's
+    seat has the weight and role of the full play-out's winner; the flag is set for
+    bridge notrump partnerships only."""
+    from solvers import tricks as K
+    bridge, tour = load_rules("bridge"), load_rules("tournament")
+    P1 = _side_nt_problem(bridge, "notrump", (1, 3), 0).P
+    assert P1[K.P_SIDE_NT] == 1
+    assert _side_nt_problem(bridge, "notrump", (0, 2), 0).P[K.P_SIDE_NT] == 1
+    assert _side_nt_problem(bridge, "trumps", (0, 2), 0, trump=1).P[K.P_SIDE_NT] == 0
+    assert _side_nt_problem(bridge, "notrump", (0, 1), 0).P[K.P_SIDE_NT] == 0
+    assert _side_nt_problem(tour, "no-queens", (0, 2), 0).P[K.P_SIDE_NT] == 0
+    P0 = P1.copy()
+    P0[K.P_SIDE_NT] = 0
+    w = P1[K.O_W:K.O_W + 4]
+    kind = [(int(w[q]), (int(P1[K.P_MAXMASK]) >> q) & 1) for q in range(4)]
+    checked = 0
+    differ = 0
+    for k in range(3000):
+        rng = np.random.default_rng(74000 + k)
+        deal = random_deal(74000 + k, 52, int(rng.integers(2, 14)))
+        hands = np.array([sum(card_bit(c) for c in h) for h in deal.hands],
+                         dtype=np.uint64)
+        ld = int(rng.integers(4))
+        nt = int(rng.integers(3))
+        cur = win = led = -1
+        for i in range(nt + 1):
+            q = (ld + i) % 4
+            cards = [16 * s + r for s in range(4) for r in range(16)
+                     if (int(hands[q]) >> (16 * s + r)) & 1]
+            follow = [c for c in cards if (c >> 4) == led]
+            c = int(rng.choice(follow if follow else cards))
+            hands[q] &= ~np.uint64(1 << c)
+            if i == 0:
+                led, cur, win = c >> 4, c, q
+            elif (c >> 4) == led and c > cur:
+                cur, win = c, q
+        p = (ld + nt) % 4
+        est = int(rng.integers(1, 4))
+        fast = K._follow(hands, p, nt, led, cur, win, est, P1)
+        full = K._follow(hands, p, nt, led, cur, win, est, P0)
+        assert kind[fast] == kind[full], (k, fast, full)
+        checked += 1
+        differ += fast != full
+    assert checked == 3000
+    # (the seats themselves differ where a partner takes the trick instead)
+    assert differ > 0
+
+
+def test_side_shortcut_leaves_the_search_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With and without ``analyzer.solve.SIDE_NT``, 8-card bridge notrump positions take
+    exactly the same nodes to the same values: the shortcut changes no move order."""
+    import analyzer.solve as S
+    bridge = load_rules("bridge")
+    for k in range(12):
+        deal = random_deal(74500 + k, 52, 8)
+        ld = k % 4
+        side = (ld, (ld + 2) % 4) if k % 2 else ((ld + 1) % 4, (ld + 3) % 4)
+        got = []
+        for on in (True, False):
+            monkeypatch.setattr(S, "SIDE_NT", on)
+            got.append(S.solve_stats(deal, bridge, "notrump", leader=ld, side=side))
+        assert got[0] == got[1], (k, got)
 
 def test_a_guess_changes_where_the_tests_start_not_the_values(
         monkeypatch: pytest.MonkeyPatch) -> None:
