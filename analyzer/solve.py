@@ -540,11 +540,12 @@ class _Problem:
             if all(kind.count(k) == 2 for k in kind):
                 # two partnerships (bridge-shaped): enhanced transposition cutoffs
                 P[K.P_ETC_TL] = ETC_TL
-            if SIDE_NT and kind[0] == kind[2] and kind[1] == kind[3] and kind[0] != kind[1] \
-                    and cc.trump < 0 and not any(int(x) for x in cc.pts) \
-                    and all(int(cc.tpl[t]) > 0 for t in range(1, self.tl + 1)):
-                # notrump, no card scores, partners opposite: the trick predictions of
-                # the move order take a shortcut (the same order), provided the
+            tpls = {int(cc.tpl[t]) for t in range(1, self.tl + 1)}
+            if SIDE_NT and kind[0] == kind[2] and kind[1] == kind[3] \
+                    and kind[0][1] != kind[1][1] and cc.trump < 0 and not P[K.P_NEG] \
+                    and not any(int(x) for x in cc.pts) and len(tpls) == 1 and min(tpls) > 0:
+                # notrump, every trick worth the same, no card scoring, partners opposite:
+                # the move order takes a shortcut (the same order), provided the
                 # maximisers' side weighs more (each seat wants its side to win)
                 hi_side = 0 if kind[0][1] else 1
                 if kind[hi_side][0] > kind[1 - hi_side][0]:

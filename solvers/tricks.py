@@ -153,9 +153,10 @@ P_PROBE_FIRST = 34    # within P_PROBE_FIRST nodes tries each other move with P_
 P_PROBE_TL = 35       # before it searches the rest in full; from P_PROBE_TL tricks left
 P_ETC_TL = 36         # from this many tricks left (0: never), the fourth seat first looks
                       # each card's next trick start up in the table (_etc)
-P_SIDE_NT = 37        # 1: notrump, no card scores, every trick scores > 0, partners sit
-                      # opposite and the maximisers' side weighs more: _follow's trick
-                      # goes to the side holding its best card
+P_SIDE_NT = 37        # 1: notrump, no card scores, every trick scores the same > 0,
+                      # partners sit opposite and the maximisers' side weighs more:
+                      # _follow's trick goes to the side holding its best card, and
+                      # _order takes its lean path (_order_snt)
 NPARAM = 40
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
@@ -2855,6 +2856,124 @@ def _la_trick(hands, p, nt, s, cur, win, c, team, sk):
 
 
 @njit(**NUMBA_OPTS)
+def _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first, kil, P):
+    """``_order``'s scores under ``P_SIDE_NT`` (notrump partnerships, every trick worth
+    the same, no card scoring), without the branches that cannot apply there: the same
+    moves in the same order (the search is unchanged), for less work a node. Every
+    trick is worth ``T`` > 0 and every seat wants its side to take it (``good`` > 0)."""
+    w = P[O_W:O_W + 4]
+    T = P[O_TPL + tl]
+    sign = 1 if (P[P_MAXMASK] >> p) & 1 else -1
+    led = -1
+    wi = -1
+    wc = -1
+    if nt > 0:
+        led = tbuf[base] >> 4
+        wi = 0
+        wc = tbuf[base]
+        for i in range(1, nt):
+            c = tbuf[base + i]
+            if (c >> 4) == led and c > wc:
+                wi = i
+                wc = c
+    pa = (p + 2) % 4
+    o1 = (p + 1) % 4
+    o3 = (p + 3) % 4
+    wown = sign * w[p] * T * 64
+    woth = sign * w[o1] * T * 64
+    team = (1 << p) | (1 << pa)
+    nb_win1 = -1
+    la = nt < 3 and P[P_QT] != 0 and LA_W != 0 and tl >= LA_TL
+    la_sk = 0
+    if la:
+        for s in range(4):
+            la_sk |= _la_suit(hands, team, np.uint64(0), s) << (8 * s)
+    optw = OPT_LA_W if la and tl >= OPT_LA_TL else OPT_W
+    n = 0
+    for s in range(4):
+        ln = _lane(moves, s)
+        if ln == 0:
+            continue
+        sadd = 0
+        estab = 0
+        top_o = -1
+        top_p = -1
+        if nt == 0:
+            # a lead: the other side's choices in the suit (a void hand's: its runs in
+            # every suit), and what the lead establishes (as ``_order``)
+            nopt = 0
+            for q in (o1, o3):
+                lq = _lane(hands[q], s)
+                if lq == 0:
+                    for s2 in range(4):
+                        nopt += _runs(_lane(hands[q], s2), _lane(inplay, s2))
+                else:
+                    nopt += POPCOUNT[lq]
+                    if HIGHEST[lq] > top_o:
+                        top_o = HIGHEST[lq]
+            sadd = -optw * nopt
+            lp = _lane(hands[pa], s)
+            if lp != 0:
+                top_p = HIGHEST[lp]
+            if P[P_QT] != 0 and EST_W > 0:
+                opp_max = 0
+                opp_n = 0
+                left = 0
+                for q in range(4):
+                    lq = np.int64(POPCOUNT[_lane(hands[q], s)])
+                    if (team >> q) & 1:
+                        left += lq - 1 if lq > 0 else 0
+                    else:
+                        opp_n += lq
+                        if lq > opp_max:
+                            opp_max = lq
+                if opp_n > 0 and opp_max <= 1:
+                    estab = left
+        ip = _lane(inplay, s)
+        while ln != 0:
+            r = LOWEST[ln]
+            ln ^= 1 << r
+            c = 16 * s + r
+            if nt == 0:
+                # the side of the suit's best card takes the trick (``_follow``)
+                sc = woth if top_o > r and top_o > top_p else wown
+            else:
+                if (c >> 4) == led and c > wc:
+                    win = _follow(hands, p, nt, led, c, p, T, P) if nt < 3 else p
+                else:
+                    if nt < 3:
+                        if nb_win1 < 0:
+                            nb_win1 = _follow(hands, p, nt, led, wc, (p - nt + wi) % 4, T, P)
+                        win = nb_win1
+                    else:
+                        win = (p - nt + wi) % 4
+                sc = sign * w[win] * T * 64
+            sc -= r
+            sc += sadd
+            if la:
+                if nt == 0:
+                    sc += LA_W * _la_trick(hands, p, nt, s, c, p, c, team, la_sk)
+                else:
+                    sc += LA_W * _la_trick(hands, p, nt, led, wc, (p - nt + wi) % 4, c, team,
+                                          la_sk)
+            if estab > 0:
+                sc += EST_W * estab * abs(w[p] * T)
+            if c == first:
+                sc = 1 << 60
+            elif c == kil:
+                sc += KILLER_W if nt == 0 else KILLER_F
+            k = n
+            while k > 0 and mbuf[ply, 16 + k - 1] < sc:
+                mbuf[ply, 16 + k] = mbuf[ply, 16 + k - 1]
+                mbuf[ply, k] = mbuf[ply, k - 1]
+                k -= 1
+            mbuf[ply, 16 + k] = sc
+            mbuf[ply, k] = c
+            n += 1
+    return n
+
+
+@njit(**NUMBA_OPTS)
 def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     """Reduce ``legal`` to one card per equivalence run and order the moves.
 
@@ -2899,6 +3018,9 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     if moves & (moves - np.uint64(1)) == 0:
         mbuf[ply, 0] = _lowest_card(moves)
         return 1, skipped
+    if P[P_SIDE_NT] != 0:
+        return _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first,
+                          kil, P), skipped
     trump = P[P_TRUMP]
     sign = 1 if (P[P_MAXMASK] >> p) & 1 else -1
     # current winner of the trick so far

@@ -700,7 +700,8 @@ def test_side_shortcut_predicts_the_side_the_full_play_out_does() -> None:
 
 def test_side_shortcut_leaves_the_search_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
     """With and without ``analyzer.solve.SIDE_NT``, 8-card bridge notrump positions take
-    exactly the same nodes to the same values: the shortcut changes no move order."""
+    exactly the same nodes to the same values: neither ``_follow``'s shortcut nor
+    ``_order``'s lean path (``_order_snt``) changes a move order."""
     import analyzer.solve as S
     bridge = load_rules("bridge")
     for k in range(12):
