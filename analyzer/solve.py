@@ -86,6 +86,10 @@ HINT_FIRST = True
 #: by the side holding the best card (``solvers.tricks.P_SIDE_NT``); off only to
 #: measure what that saves.
 SIDE_NT = True
+#: The paranoid negative shape (not a bet): the move order's trick predictions by
+#: everyone ducking where the declarer would rather lose the trick
+#: (``solvers.tricks.P_NEG_DUCK``); off only to measure what that saves.
+NEG_DUCK = True
 #: A bridge-shaped deal (two partnerships, tricks only, 13 cards a hand; or a notrump
 #: endgame of 6 or more cards a hand, no trick in progress) starts its tests at a guess
 #: of the value (``_trick_guess``) and steps one trick at a time from there, rather than
@@ -432,6 +436,9 @@ class _Problem:
         if not P[K.P_NEG]:
             uni = 0
         P[K.P_NEG_UNI] = uni
+        # the move order's trick predictions take a shortcut (the same order) where the
+        # three defenders weigh 0 (solvers.tricks._follow)
+        P[K.P_NEG_DUCK] = int(NEG_DUCK and bool(P[K.P_NEG]) and not P[K.P_NEG_BET])
         # a defender leads the declarer's long suits first (solvers.tricks._order) where
         # his tricks score (No Tricks) or where only hearts score and no card stops the
         # hand (No Hearts: the defenders discard hearts on his tricks); in No Queens and

@@ -157,6 +157,9 @@ P_SIDE_NT = 37        # 1: notrump, no card scores, every trick scores the same 
                       # partners sit opposite and the maximisers' side weighs more:
                       # _follow's trick goes to the side holding its best card, and
                       # _order takes its lean path (_order_snt)
+P_NEG_DUCK = 38       # 1: P_NEG shape, not a bet (the three defenders weigh 0): where the
+                      # declarer would rather not take a trick, _follow's play-out is
+                      # everyone ducking
 NPARAM = 40
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
@@ -2681,6 +2684,27 @@ def _follow(hands, p, nt, led, cur0, win0, est, P):
                 bw = q
         return bw
     w = P[O_W:O_W + 4]
+    if P[P_NEG_DUCK] != 0:
+        d = P[P_NEG] - 1
+        if (w[d] - w[(d + 1) % 4]) * (est if est != 0 else P[P_PSIGN]) < 0:
+            # (notrump) the declarer would rather lose this trick and the defenders want
+            # him to take it: every seat ducks. A defender's lower card can only leave
+            # the declarer forced to win it (then with his lowest card, whatever the
+            # card on top), his own lowest card leaves the most later defenders forced
+            # to overtake, and a defender after him has nothing better than to duck:
+            # the play-out's winner, seat for seat (No Tricks x0.94 CPU, the same nodes:
+            # BENCHMARKS.md, forty-fourth session)
+            cur = cur0
+            win = win0
+            for j in range(3 - nt):
+                q = (p + 1 + j) % 4
+                hl = _lane(hands[q], led)
+                cr = cur & 15
+                if hl != 0 and (hl >> (cr + 1)) != 0 and \
+                        (hl & ((1 << (cr + 1)) - 1)) == 0:
+                    win = q
+                    cur = 16 * led + LOWEST[hl >> (cr + 1)] + cr + 1
+            return win
     trump = P[P_TRUMP]
     m = 3 - nt
     winners = 0

@@ -668,26 +668,8 @@ def test_side_shortcut_predicts_the_side_the_full_play_out_does() -> None:
     checked = 0
     differ = 0
     for k in range(3000):
-        rng = np.random.default_rng(74000 + k)
-        deal = random_deal(74000 + k, 52, int(rng.integers(2, 14)))
-        hands = np.array([sum(card_bit(c) for c in h) for h in deal.hands],
-                         dtype=np.uint64)
-        ld = int(rng.integers(4))
-        nt = int(rng.integers(3))
-        cur = win = led = -1
-        for i in range(nt + 1):
-            q = (ld + i) % 4
-            cards = [16 * s + r for s in range(4) for r in range(16)
-                     if (int(hands[q]) >> (16 * s + r)) & 1]
-            follow = [c for c in cards if (c >> 4) == led]
-            c = int(rng.choice(follow if follow else cards))
-            hands[q] &= ~np.uint64(1 << c)
-            if i == 0:
-                led, cur, win = c >> 4, c, q
-            elif (c >> 4) == led and c > cur:
-                cur, win = c, q
-        p = (ld + nt) % 4
-        est = int(rng.integers(1, 4))
+        hands, p, nt, led, cur, win = _random_trick(74000 + k)
+        est = 1 + k % 3
         fast = K._follow(hands, p, nt, led, cur, win, est, P1)
         full = K._follow(hands, p, nt, led, cur, win, est, P0)
         assert kind[fast] == kind[full], (k, fast, full)
@@ -713,6 +695,29 @@ def test_side_shortcut_leaves_the_search_as_it_was(monkeypatch: pytest.MonkeyPat
             monkeypatch.setattr(S, "SIDE_NT", on)
             got.append(S.solve_stats(deal, bridge, "notrump", leader=ld, side=side))
         assert got[0] == got[1], (k, got)
+
+
+def _random_trick(k: int) -> tuple[np.ndarray, int, int, int, int, int]:
+    """A random trick in progress (seed ``k``): the hands left, the seat that has just
+    played, the cards down before its own, the suit led, the card on top and its seat."""
+    rng = np.random.default_rng(k)
+    deal = random_deal(k, 52, int(rng.integers(2, 14)))
+    hands = np.array([sum(card_bit(c) for c in h) for h in deal.hands], dtype=np.uint64)
+    ld = int(rng.integers(4))
+    nt = int(rng.integers(3))
+    cur = win = led = -1
+    for i in range(nt + 1):
+        q = (ld + i) % 4
+        cards = [16 * s + r for s in range(4) for r in range(16)
+                 if (int(hands[q]) >> (16 * s + r)) & 1]
+        follow = [c for c in cards if (c >> 4) == led]
+        c = int(rng.choice(follow if follow else cards))
+        hands[q] &= ~np.uint64(1 << c)
+        if i == 0:
+            led, cur, win = c >> 4, c, q
+        elif (c >> 4) == led and c > cur:
+            cur, win = c, q
+    return hands, (ld + nt) % 4, nt, led, cur, win
 
 def test_a_guess_changes_where_the_tests_start_not_the_values(
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1093,3 +1098,53 @@ def test_cards_as_names_or_indices_and_bad_ones_in_one_line():
         solve(hands[:3] + [[60] + hands[3][1:]], r, "no-tricks", leader=0, seat=0)
     with pytest.raises(BarbuError, match="bad card 77 in the current trick"):
         TrickGame(r, "no-tricks", rest, 0, trick=[77])
+
+
+def test_duck_shortcut_predicts_the_seat_the_full_play_out_does() -> None:
+    """``solvers.tricks._follow`` under ``P_NEG_DUCK`` (a paranoid negative contract,
+    not a bet): where the declarer would rather lose the trick, everyone ducks. On random
+    tricks in progress, for tricks worth less than, more than and nothing, the shortcut
+    names the very seat the full play-out does, in No Tricks, No Queens, No Hearts and No
+    Last Two, whoever the declarer; the flag is off in a bet and in partnerships."""
+    import analyzer.solve as S
+    from solvers import tricks as K
+    tour = load_rules("tournament")
+    deal = random_deal(75000, 52, 6)
+    kw = dict(trump=None, leader=0, side=None, weights=None, maximizers=None, trick=(),
+              whole_hand=False, tt_bits=None)
+    assert S._Problem(deal, tour, "no-queens", **{**kw, "seat": None, "side": (0, 2)}
+                      ).P[K.P_NEG_DUCK] == 0
+    bet = S._Problem(deal, tour, "no-tricks", **{**kw, "seat": None,
+                                                 "weights": (1, -1, 0, 0),
+                                                 "maximizers": (0,)}).P
+    assert bet[K.P_NEG_BET] == 1 and bet[K.P_NEG_DUCK] == 0
+    shortcut = 0
+    for j, cid in enumerate(("no-tricks", "no-queens", "no-hearts", "no-last-two")):
+        for d in range(4):
+            P1 = S._Problem(deal, tour, cid, **{**kw, "seat": d}).P
+            assert P1[K.P_NEG_DUCK] == 1 and P1[K.P_NEG] == d + 1
+            P0 = P1.copy()
+            P0[K.P_NEG_DUCK] = 0
+            for k in range(250):
+                hands, p, nt, led, cur, win = _random_trick(76000 + 1000 * j + k)
+                est = (-2, 0, 3)[k % 3]
+                fast = K._follow(hands, p, nt, led, cur, win, est, P1)
+                full = K._follow(hands, p, nt, led, cur, win, est, P0)
+                assert fast == full, (cid, d, k, fast, full)
+                shortcut += (est if est else int(P1[K.P_PSIGN])) < 0
+    assert shortcut > 1000
+
+
+def test_duck_shortcut_leaves_the_search_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With and without ``analyzer.solve.NEG_DUCK``, 7-card positions of the negative
+    contracts take exactly the same nodes to the same guaranteed values."""
+    import analyzer.solve as S
+    tour = load_rules("tournament")
+    for k in range(12):
+        deal = random_deal(77000 + k, 52, 7)
+        cid = ("no-tricks", "no-queens", "no-hearts", "no-last-two")[k % 4]
+        got = []
+        for on in (True, False):
+            monkeypatch.setattr(S, "NEG_DUCK", on)
+            got.append(S.solve_stats(deal, tour, cid, leader=k % 4, seat=(k // 4) % 4))
+        assert got[0] == got[1], (k, cid, got)
