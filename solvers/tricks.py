@@ -2880,6 +2880,44 @@ def _la_trick(hands, p, nt, s, cur, win, c, team, sk):
 
 
 @njit(**NUMBA_OPTS)
+def _insert_move(mbuf, ply, n, c, sc, first, kil, lead):
+    """Insert card ``c`` with score ``sc`` among the ``n`` moves ordered so far in
+    ``mbuf[ply]`` (cards in columns 0-15, scores in 16-31, by score, highest first):
+    ``first`` (the table's move) goes first, ``kil`` (the killer) scores ``KILLER_W``
+    more as a lead, ``KILLER_F`` inside a trick."""
+    if c == first:
+        sc = 1 << 60
+    elif c == kil:
+        sc += KILLER_W if lead else KILLER_F
+    k = n
+    while k > 0 and mbuf[ply, 16 + k - 1] < sc:
+        mbuf[ply, 16 + k] = mbuf[ply, 16 + k - 1]
+        mbuf[ply, k] = mbuf[ply, k - 1]
+        k -= 1
+    mbuf[ply, 16 + k] = sc
+    mbuf[ply, k] = c
+
+
+@njit(**NUMBA_OPTS)
+def _estab(hands, team, s):
+    """A notrump lead of suit ``s`` that each seat outside ``team`` (a seat mask) holds
+    one card of at most, and holds some: after the trick every card the team keeps in
+    ``s`` is a winner. Returns those cards' count (0 when the suit is not like that)."""
+    opp_max = 0
+    opp_n = 0
+    left = 0
+    for q in range(4):
+        lq = np.int64(POPCOUNT[_lane(hands[q], s)])
+        if (team >> q) & 1:
+            left += lq - 1 if lq > 0 else 0
+        else:
+            opp_n += lq
+            if lq > opp_max:
+                opp_max = lq
+    return left if opp_n > 0 and opp_max <= 1 else 0
+
+
+@njit(**NUMBA_OPTS)
 def _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first, kil, P):
     """``_order``'s scores under ``P_SIDE_NT`` (notrump partnerships, every trick worth
     the same, no card scoring), without the branches that cannot apply there: the same
@@ -2940,20 +2978,7 @@ def _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first, ki
             if lp != 0:
                 top_p = HIGHEST[lp]
             if P[P_QT] != 0 and EST_W > 0:
-                opp_max = 0
-                opp_n = 0
-                left = 0
-                for q in range(4):
-                    lq = np.int64(POPCOUNT[_lane(hands[q], s)])
-                    if (team >> q) & 1:
-                        left += lq - 1 if lq > 0 else 0
-                    else:
-                        opp_n += lq
-                        if lq > opp_max:
-                            opp_max = lq
-                if opp_n > 0 and opp_max <= 1:
-                    estab = left
-        ip = _lane(inplay, s)
+                estab = _estab(hands, team, s)
         while ln != 0:
             r = LOWEST[ln]
             ln ^= 1 << r
@@ -2982,17 +3007,7 @@ def _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first, ki
                                           la_sk)
             if estab > 0:
                 sc += EST_W * estab * abs(w[p] * T)
-            if c == first:
-                sc = 1 << 60
-            elif c == kil:
-                sc += KILLER_W if nt == 0 else KILLER_F
-            k = n
-            while k > 0 and mbuf[ply, 16 + k - 1] < sc:
-                mbuf[ply, 16 + k] = mbuf[ply, 16 + k - 1]
-                mbuf[ply, k] = mbuf[ply, k - 1]
-                k -= 1
-            mbuf[ply, 16 + k] = sc
-            mbuf[ply, k] = c
+            _insert_move(mbuf, ply, n, c, sc, first, kil, nt == 0)
             n += 1
     return n
 
@@ -3161,21 +3176,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                     sadd += DSC_W
         estab = 0
         if nt == 0 and ln != 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and EST_W > 0:
-            # a notrump lead of a suit each opponent holds one card of at most: after
-            # this trick every card the mover's side keeps in it is a winner
-            opp_max = 0
-            opp_n = 0
-            left = 0
-            for q in range(4):
-                lq = np.int64(POPCOUNT[_lane(hands[q], s)])
-                if (team >> q) & 1:
-                    left += lq - 1 if lq > 0 else 0
-                else:
-                    opp_n += lq
-                    if lq > opp_max:
-                        opp_max = lq
-            if opp_n > 0 and opp_max <= 1:
-                estab = left
+            estab = _estab(hands, team, s)
         while ln != 0:
             r = LOWEST[ln]
             bit = 1 << r
@@ -3275,18 +3276,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                             chain_zero |= 1 << s
                     if (chain_zero >> s) & 1:
                         sc -= 64 * abs(est) + 16
-            if c == first:
-                sc = 1 << 60
-            elif c == kil:
-                sc += KILLER_W if nt == 0 else KILLER_F
-            # insertion sort (descending)
-            k = n
-            while k > 0 and mbuf[ply, 16 + k - 1] < sc:
-                mbuf[ply, 16 + k] = mbuf[ply, 16 + k - 1]
-                mbuf[ply, k] = mbuf[ply, k - 1]
-                k -= 1
-            mbuf[ply, 16 + k] = sc
-            mbuf[ply, k] = c
+            _insert_move(mbuf, ply, n, c, sc, first, kil, nt == 0)
             n += 1
     return n, skipped
 
