@@ -90,6 +90,10 @@ SIDE_NT = True
 #: everyone ducking where the declarer would rather lose the trick
 #: (``solvers.tricks.P_NEG_DUCK``); off only to measure what that saves.
 NEG_DUCK = True
+#: The quick tricks skip the unblocking entry card (``solvers.tricks.P_QT_HB``) where
+#: the teammate holds no card under it but his top: the same counts; off only to
+#: measure what that saves.
+QT_HB = True
 #: A bridge-shaped deal (two partnerships, tricks only, 13 cards a hand; or a notrump
 #: endgame of 6 or more cards a hand, no trick in progress) starts its tests at a guess
 #: of the value (``_trick_guess``) and steps one trick at a time from there, rather than
@@ -436,6 +440,7 @@ class _Problem:
         if not P[K.P_NEG]:
             uni = 0
         P[K.P_NEG_UNI] = uni
+        P[K.P_QT_HB] = int(QT_HB)
         # the move order's trick predictions take a shortcut (the same order) where the
         # three defenders weigh 0 (solvers.tricks._follow)
         P[K.P_NEG_DUCK] = int(NEG_DUCK and bool(P[K.P_NEG]) and not P[K.P_NEG_BET])

@@ -160,6 +160,8 @@ P_SIDE_NT = 37        # 1: notrump, no card scores, every trick scores the same 
 P_NEG_DUCK = 38       # 1: P_NEG shape, not a bet (the three defenders weigh 0): where the
                       # declarer would rather not take a trick, _follow's play-out is
                       # everyone ducking
+P_QT_HB = 39          # 1: _quick_tricks skips the unblocking entry card where it cannot
+                      # count more than the lowest one (no overtake in sight)
 NPARAM = 40
 # the problem's arrays live in P after the scalar slots (one array argument instead of
 # nine: numba passes each array as seven words, and the pushes of those arguments were
@@ -954,9 +956,14 @@ def _quick_tricks(hands, L, tl, P, want):
             # the entry card: L's lowest card of e, or his highest one under t's top
             # (which unblocks the suit for t)
             hb = HIGHEST[my & ((1 << ttop) - 1)]
+            rest = tm & ~(1 << ttop)
+            ce0 = 0
             for ei in range(2):
                 ec = low if ei == 0 else hb
-                if ei == 1 and hb == low:
+                if ei == 1 and (hb == low or (
+                        P[P_QT_HB] != 0 and ce0 == 0 and (rest == 0 or LOWEST[rest] > hb))):
+                    # (P_QT_HB: t holds no card of e at or below hb besides his top, so
+                    # neither entry card can overtake him: the second counts the same)
                     break
                 # with one partner and the lowest entry card, L may first cash his top
                 # cards of e while t follows low and keeps his top card: ce rounds
@@ -966,6 +973,8 @@ def _quick_tricks(hands, L, tl, P, want):
                     if c > 0 and POPCOUNT[my] > c and POPCOUNT[tm] > c and \
                             _low_under(my, tm, c) > c:
                         ce = c
+                if ei == 0:
+                    ce0 = ce
                 # the ce rounds, then L leads the entry card and t wins with his top
                 # card; the other team follows with its lowest cards of e (any other
                 # cards it plays leave it higher ones: never a larger count for t)

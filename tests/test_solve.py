@@ -1148,3 +1148,33 @@ def test_duck_shortcut_leaves_the_search_as_it_was(monkeypatch: pytest.MonkeyPat
             monkeypatch.setattr(S, "NEG_DUCK", on)
             got.append(S.solve_stats(deal, tour, cid, leader=k % 4, seat=(k // 4) % 4))
         assert got[0] == got[1], (k, cid, got)
+
+
+def test_quick_tricks_skip_only_entries_that_count_the_same() -> None:
+    """``solvers.tricks._quick_tricks`` under ``P_QT_HB`` tries the unblocking entry
+    card (the leader's highest under his teammate's top) only where the teammate holds
+    another card at or below it. On random notrump positions (every leader, partners
+    opposite, the count asked for out of reach so that every entry is tried) the count
+    and the cards it relies on are the same with and without the skip."""
+    import analyzer.solve as S
+    from solvers import tricks as K
+    bridge = load_rules("bridge")
+    tried = 0
+    for k in range(2500):
+        rng = np.random.default_rng(78000 + k)
+        n = int(rng.integers(2, 14))
+        deal = random_deal(78000 + k, 52, n)
+        hands = np.array([sum(card_bit(c) for c in h) for h in deal.hands],
+                         dtype=np.uint64)
+        ld = k % 4
+        P1 = S._Problem(deal, bridge, "notrump", trump=None, leader=ld, seat=None,
+                        side=(ld, (ld + 2) % 4), weights=None, maximizers=None, trick=(),
+                        whole_hand=False, tt_bits=None).P
+        assert P1[K.P_QT_HB] == 1
+        P0 = P1.copy()
+        P0[K.P_QT_HB] = 0
+        on = K._quick_tricks(hands.copy(), ld, n, P1, n + 1)
+        off = K._quick_tricks(hands.copy(), ld, n, P0, n + 1)
+        assert (int(on[0]), int(on[1])) == (int(off[0]), int(off[1])), (k, on, off)
+        tried += 1
+    assert tried == 2500
