@@ -410,6 +410,7 @@ class _Problem:
         P[K.P_QT] = (len(tvals) == 1 and 0 not in tvals and not bonus_t and not bonus_c
                      and not rav and cc.stop_mask == 0
                      and all(cc.pts[card_bitpos(x)] == 0 for x in in_pos))
+        P[K.P_QT_HB] = int(QT_HB)
         # tricks left up to which every trick scores the same nonzero amount (the
         # declarer's lost-trick bounds of No Tricks apply there)
         uni = 0
@@ -440,7 +441,6 @@ class _Problem:
         if not P[K.P_NEG]:
             uni = 0
         P[K.P_NEG_UNI] = uni
-        P[K.P_QT_HB] = int(QT_HB)
         # the move order's trick predictions take a shortcut (the same order) where the
         # three defenders weigh 0 (solvers.tricks._follow)
         P[K.P_NEG_DUCK] = int(NEG_DUCK and bool(P[K.P_NEG]) and not P[K.P_NEG_BET])

@@ -155,8 +155,8 @@ P_ETC_TL = 36         # from this many tricks left (0: never), the fourth seat f
                       # each card's next trick start up in the table (_etc)
 P_SIDE_NT = 37        # 1: notrump, no card scores, every trick scores the same > 0,
                       # partners sit opposite and the maximisers' side weighs more:
-                      # _follow's trick goes to the side holding its best card, and
-                      # _order takes its lean path (_order_snt)
+                      # _order takes its lean path (_order_snt), whose trick goes to
+                      # the side holding its best card (_side_winner)
 P_NEG_DUCK = 38       # 1: P_NEG shape, not a bet (the three defenders weigh 0): where the
                       # declarer would rather not take a trick, _follow's play-out is
                       # everyone ducking
@@ -2674,24 +2674,8 @@ def _follow(hands, p, nt, led, cur0, win0, est, P):
     (won by ``win0``) on top. Each later seat either ducks (its lowest card) or plays high
     (its highest card of the suit led, or its lowest overruff when void); the trick is
     played out for every choice and each seat picks, last seat first, what its role
-    prefers for a trick worth ``est`` (ties: duck).
-
-    Under ``P_SIDE_NT`` that play-out always ends with the side holding the best card
-    among ``cur0`` and the later seats' cards of the suit led (its holder can play it,
-    nobody can beat it, and each seat wants its own side to win): the holder is
-    returned, a seat of the winner's weight (the order's scores depend on nothing else
-    there; bridge notrump x0.94 CPU, the same nodes: BENCHMARKS.md, forty-fourth
-    session)."""
-    if P[P_SIDE_NT] != 0:
-        best = cur0
-        bw = win0
-        for j in range(3 - nt):
-            q = (p + 1 + j) % 4
-            hl = _lane(hands[q], led)
-            if hl != 0 and 16 * led + HIGHEST[hl] > best:
-                best = 16 * led + HIGHEST[hl]
-                bw = q
-        return bw
+    prefers for a trick worth ``est`` (ties: duck). (Under ``P_SIDE_NT`` the order
+    uses ``_side_winner`` instead.)"""
     w = P[O_W:O_W + 4]
     if P[P_NEG_DUCK] != 0:
         d = P[P_NEG] - 1
@@ -2768,6 +2752,25 @@ def _follow(hands, p, nt, led, cur0, win0, est, P):
                 a = b
             winners = (winners & ~(3 << (2 * pre))) | (a << (2 * pre))
     return winners & 3
+
+
+@njit(**NUMBA_OPTS)
+def _side_winner(hands, p, nt, led, cur0, win0):
+    """``_follow``'s answer under ``P_SIDE_NT``: there its play-out always ends with the
+    side holding the best card among ``cur0`` (won by ``win0``) and the later seats'
+    cards of the suit led (its holder can play it, nobody can beat it, and each seat
+    wants its own side to win). Returns that card's holder, a seat of the winner's
+    weight (all the order's scores read there; bridge notrump x0.94 CPU, the same nodes:
+    BENCHMARKS.md, forty-fourth session)."""
+    best = cur0
+    bw = win0
+    for j in range(3 - nt):
+        q = (p + 1 + j) % 4
+        hl = _lane(hands[q], led)
+        if hl != 0 and 16 * led + HIGHEST[hl] > best:
+            best = 16 * led + HIGHEST[hl]
+            bw = q
+    return bw
 
 
 @njit(**NUMBA_OPTS)
@@ -2993,15 +2996,15 @@ def _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first, ki
             ln ^= 1 << r
             c = 16 * s + r
             if nt == 0:
-                # the side of the suit's best card takes the trick (``_follow``)
+                # the side of the suit's best card takes the trick (``_side_winner``)
                 sc = woth if top_o > r and top_o > top_p else wown
             else:
                 if (c >> 4) == led and c > wc:
-                    win = _follow(hands, p, nt, led, c, p, T, P) if nt < 3 else p
+                    win = _side_winner(hands, p, nt, led, c, p) if nt < 3 else p
                 else:
                     if nt < 3:
                         if nb_win1 < 0:
-                            nb_win1 = _follow(hands, p, nt, led, wc, (p - nt + wi) % 4, T, P)
+                            nb_win1 = _side_winner(hands, p, nt, led, wc, (p - nt + wi) % 4)
                         win = nb_win1
                     else:
                         win = (p - nt + wi) % 4

@@ -648,8 +648,9 @@ def _side_nt_problem(rules, cid, side, ld, trump=None, weights=None, maximizers=
 
 
 def test_side_shortcut_predicts_the_side_the_full_play_out_does() -> None:
-    """``solvers.tricks._follow`` under ``P_SIDE_NT`` (notrump partnerships, tricks
-    only): the side of the best card still to come wins the predicted trick. On random
+    """``solvers.tricks._side_winner``, ``_follow``'s answer under ``P_SIDE_NT``
+    (notrump partnerships, tricks only): the side of the best card still to come wins
+    the predicted trick. On random
     tricks in progress (every seat to play, every number of cards down) the shortcut's
     seat has the weight and role of the full play-out's winner; the flag is set for
     bridge notrump partnerships only."""
@@ -670,7 +671,7 @@ def test_side_shortcut_predicts_the_side_the_full_play_out_does() -> None:
     for k in range(3000):
         hands, p, nt, led, cur, win = _random_trick(74000 + k)
         est = 1 + k % 3
-        fast = K._follow(hands, p, nt, led, cur, win, est, P1)
+        fast = K._side_winner(hands, p, nt, led, cur, win)
         full = K._follow(hands, p, nt, led, cur, win, est, P0)
         assert kind[fast] == kind[full], (k, fast, full)
         checked += 1
