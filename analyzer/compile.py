@@ -122,6 +122,13 @@ def compile_contract(rules: Rules, contract: Contract | str,
     if c.is_dominoes:
         raise BarbuError(f"{c.id} is a dominoes contract: the trick solver does not play it "
                          "(use the dominoes solver)")
+    # (the same few contracts are compiled on every solve: once per preset is enough; the
+    # result's arrays are read-only, so no caller can change what the next one gets)
+    return rules._memo(("compiled", c, trump if isinstance(trump, (int, type(None)))
+                        else str(trump)), lambda: _compile(rules, c, trump))
+
+
+def _compile(rules: Rules, c: Contract, trump) -> CompiledContract:
     if c.trumps:
         if trump is None:
             raise BarbuError(f"{c.id} needs a trump suit")
@@ -190,6 +197,8 @@ def compile_contract(rules: Rules, contract: Contract | str,
                 ids[k] = len(ids)
             cls[b] = ids[k]
     class_bits = (len(ids) - 1).bit_length()
+    for a in (pts, tpl, cls):
+        a.setflags(write=False)
     return CompiledContract(
         contract_id=c.id, deck=rules.deck, scale=scale, pts=pts, tpl=tpl, trump=t,
         lead_must_beat=bool(c.trump_lead_must_beat), void_must_ruff=bool(v["void_must_ruff"]),

@@ -164,12 +164,27 @@ class Rules:
             f"unknown contract {name!r} for preset {self.name!r}: expected one of "
             + ", ".join(self.contracts))
 
+    def _memo(self, key: tuple, make):
+        """``make()``, computed once per key for this (frozen) preset: the solver asks the
+        same questions on every solve, and Fraction arithmetic made them a third of a
+        small solve's Python time."""
+        memo = self.__dict__.get("_memo_cache")
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_memo_cache", memo)  # (frozen: no plain assignment)
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]
+
     def card_points(self, contract: Contract | str) -> dict[int, Fraction]:
         """Points of each card of the deck (card index → points; zeros left out).
 
         Salad-like contracts (``components``) add up their components' card points.
         """
         c = self.contract(contract) if isinstance(contract, str) else contract
+        return dict(self._memo(("card_points", c), lambda: self._card_points(c)))
+
+    def _card_points(self, c: Contract) -> dict[int, Fraction]:
         out: dict[int, Fraction] = {}
         if c.components:
             for comp in c.components:
@@ -213,6 +228,9 @@ class Rules:
         """The points a whole hand of this contract hands out, or None where a bonus or a
         non-additive rule makes it vary (rules.md: "the seven totals sum to zero")."""
         c = self.contract(contract) if isinstance(contract, str) else contract
+        return self._memo(("total", c), lambda: self._total(c))
+
+    def _total(self, c: Contract) -> Fraction | None:
         if c.is_dominoes:
             return sum(c.places, Fraction(0))
         if c.has_bonus:

@@ -318,9 +318,11 @@ class _Problem:
         bonus_c = whole and cc.bonus_cards is not None and set(cc.card_points) <= in_pos
         s = cc.scale
         wv = [int(x) for x in self.w]
-        total_pts = sum(int(cc.pts[card_bitpos(x)]) for x in in_pos) + \
-            sum(int(cc.tpl[k]) for k in range(1, self.tl + 1))
-        card_total = sum(int(cc.pts[card_bitpos(x)]) for x in in_pos)
+        ipos = np.fromiter((card_bitpos(x) for x in in_pos), dtype=np.int64,
+                           count=len(in_pos))
+        pin = cc.pts[ipos]  # the points of the cards in play
+        card_total = int(pin.sum())
+        total_pts = card_total + int(cc.tpl[1:self.tl + 1].sum())
         #: the points the rest of the hand hands out whatever the play (None where that
         #: varies): a whole hand's ``Rules.total``, else the additive points in play
         #: (declarer_bet_bounds)
@@ -343,25 +345,16 @@ class _Problem:
                 T = [p for p in range(4) if m >> p & 1]
                 adj_vals.append(sum(wv[p] for p in T) * (rav // len(T)))
         wmin, wmax = min(wv), max(wv)
-        self.cHi = np.zeros(64, dtype=np.int64)
-        self.cLo = np.zeros(64, dtype=np.int64)
-        for b in range(64):
-            v = int(cc.pts[b])
-            self.cHi[b] = max(v * wmin, v * wmax)
-            self.cLo[b] = min(v * wmin, v * wmax)
-        self.tHi = np.zeros(16, dtype=np.int64)
-        self.tLo = np.zeros(16, dtype=np.int64)
-        for k in range(1, 16):
-            v = int(cc.tpl[k])
-            self.tHi[k] = self.tHi[k - 1] + max(v * wmin, v * wmax)
-            self.tLo[k] = self.tLo[k - 1] + min(v * wmin, v * wmax)
-        # value grid: every objective value is a multiple of g
-        g = 0
-        items = [int(cc.pts[card_bitpos(x)]) for x in in_pos] + \
-            [int(cc.tpl[k]) for k in range(1, self.tl + 1)] + adj_vals
-        for v in items:
-            for wp in wv:
-                g = gcd(g, abs(v * wp))
+        # each card's / the first k tricks' points, times the weights' least and most
+        self.cHi = np.maximum(cc.pts * wmin, cc.pts * wmax)
+        self.cLo = np.minimum(cc.pts * wmin, cc.pts * wmax)
+        self.tHi = np.cumsum(np.maximum(cc.tpl * wmin, cc.tpl * wmax))  # (tpl[0] is 0)
+        self.tLo = np.cumsum(np.minimum(cc.tpl * wmin, cc.tpl * wmax))
+        # value grid: every objective value is a multiple of g (the gcd of the products
+        # v * w is the product of the two gcds)
+        items = {abs(int(v)) for v in pin} | {abs(int(v)) for v in cc.tpl[1:self.tl + 1]} \
+            | {abs(v) for v in adj_vals}
+        g = gcd(*items) * gcd(*(abs(wp) for wp in wv))
         for v in adj_vals:
             g = gcd(g, abs(v))
         self.grid = g
@@ -409,7 +402,7 @@ class _Problem:
         tvals = {int(cc.tpl[k]) for k in range(1, self.tl + 1)}
         P[K.P_QT] = (len(tvals) == 1 and 0 not in tvals and not bonus_t and not bonus_c
                      and not rav and cc.stop_mask == 0
-                     and all(cc.pts[card_bitpos(x)] == 0 for x in in_pos))
+                     and not pin.any())
         P[K.P_QT_HB] = int(QT_HB)
         # tricks left up to which every trick scores the same nonzero amount (the
         # declarer's lost-trick bounds of No Tricks apply there)
@@ -431,7 +424,7 @@ class _Problem:
         bet = NEG_BET and bool(others) and all(wv[q] < 0 for q in others)
         if (len(mx) == 1 and wv[mx[0]] > 0 and (not others or bet)
                 and cc.trump < 0 and not bonus_t and not bonus_c and not rav
-                and cc.forced_mask == 0 and all(int(x) <= 0 for x in cc.pts)
+                and cc.forced_mask == 0 and bool((cc.pts <= 0).all())
                 and all(int(cc.tpl[k]) <= 0 for k in range(1, self.tl + 1))
                 and (cc.stop_mask == 0 or ((cc.scoring_mask & ~cc.stop_mask) == 0
                                           and all(int(cc.tpl[k]) == 0
@@ -469,9 +462,10 @@ class _Problem:
             P[off:off + len(arr)] = arr
         P[K.O_TPS:K.O_TPS + 16] = np.concatenate(([0], np.cumsum(cc.tpl[1:16])))
         clm = np.zeros(16, dtype=np.uint64)
-        for b in range(64):
-            if cc.cls[b] < 16:
-                clm[cc.cls[b]] |= np.uint64(1) << np.uint64(b)
+        cbits = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+        for k in set(cc.cls.tolist()):
+            if k < 16:
+                clm[k] = np.bitwise_or.reduce(cbits[cc.cls == k])
         P[K.O_CLM:K.O_CLM + 16] = clm.view(np.int64)
         mono = 1
         while mono < 13 and cc.tpl[mono + 1] >= cc.tpl[mono]:
@@ -483,8 +477,8 @@ class _Problem:
         self.st_t = -1 if bonus_t else -2
         self.st_c = -1 if bonus_c else -2
         # root bounds on the grid
-        lo = int(self.tLo[self.tl]) + sum(int(self.cLo[card_bitpos(x)]) for x in in_pos)
-        hi = int(self.tHi[self.tl]) + sum(int(self.cHi[card_bitpos(x)]) for x in in_pos)
+        lo = int(self.tLo[self.tl]) + int(self.cLo[ipos].sum())
+        hi = int(self.tHi[self.tl]) + int(self.cHi[ipos].sum())
         lo += min(adj_vals)
         hi += max(adj_vals)
         if g:
@@ -555,7 +549,7 @@ class _Problem:
             tpls = {int(cc.tpl[t]) for t in range(1, self.tl + 1)}
             if SIDE_NT and kind[0] == kind[2] and kind[1] == kind[3] \
                     and kind[0][1] != kind[1][1] and cc.trump < 0 and not P[K.P_NEG] \
-                    and not any(int(x) for x in cc.pts) and len(tpls) == 1 and min(tpls) > 0:
+                    and not cc.pts.any() and len(tpls) == 1 and min(tpls) > 0:
                 # notrump, every trick worth the same, no card scoring, partners opposite:
                 # the move order takes a shortcut (the same order), provided the
                 # maximisers' side weighs more (each seat wants its side to win)

@@ -93,3 +93,27 @@ def test_save_and_use_by_name(tmp_path, monkeypatch):
     bad.write_text("name = 'x'\ndeck = 52\n[contracts]\n[contracts.a]\nkind = 'tricks'\n")
     with pytest.raises(BarbuError, match="scores nothing"):
         save_rules("bad", bad)
+
+
+def test_memoised_answers_cannot_be_changed_by_a_caller():
+    """card_points, total and compile_contract are computed once per preset: what one
+    caller does with its answer must not change the next caller's."""
+    import numpy as np
+
+    from analyzer.compile import compile_contract
+    r = load_rules("tournament")
+    cid = next(c for c in r.contracts if r.contracts[c].is_tricks and r.card_points(c))
+    first = r.card_points(cid)
+    first.clear()
+    assert r.card_points(cid) and r.card_points(cid) == r._card_points(r.contract(cid))
+    assert r.total(cid) == r._total(r.contract(cid))
+    c1 = compile_contract(r, cid, None if not r.contract(cid).trumps else 0)
+    c2 = compile_contract(r, cid, None if not r.contract(cid).trumps else 0)
+    assert c1 is c2
+    for a in (c1.pts, c1.tpl, c1.cls):
+        with pytest.raises(ValueError):
+            a[0] = np.int64(1)
+    # a fresh load of the preset file is a new preset: nothing carries over
+    r2 = parse_rules(tomllib.loads(r.to_toml()))
+    assert r2 is not r and "_memo_cache" not in r2.__dict__
+    assert r2.card_points(cid) == r.card_points(cid)
