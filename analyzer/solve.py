@@ -148,6 +148,15 @@ def _tt(bits: int, words: int, owner: int) -> tuple[np.ndarray, ...]:
     return tabs.get(bits, words, owner)
 
 
+def _zeros_aligned(n: int, dtype) -> np.ndarray:
+    """``np.zeros(n, dtype)`` starting on a 64-byte boundary (a cache line). The table's
+    entry rows are 64 bytes: numpy's usual 16-byte alignment made every row straddle two
+    lines, two cache misses where a lookup needs one."""
+    raw = np.zeros(n + 64 // np.dtype(dtype).itemsize, dtype)
+    off = (-raw.ctypes.data % 64) // raw.itemsize
+    return raw[off:off + n]
+
+
 class _Tables:
     """The two buffer sets behind :func:`_tt` and which one the current table uses."""
 
@@ -177,7 +186,7 @@ class _Tables:
         for j, dt in enumerate((np.uint64, np.uint64, np.int64)):
             if st[j].size < need[j]:
                 st[j] = np.zeros(0, dt)  # (let the old one go before the new one comes)
-                st[j] = np.zeros(need[j], dt)
+                st[j] = _zeros_aligned(need[j], dt)
         if busy < 0 and len(self.sets) == 2 and \
                 sum(a.nbytes for t in self.sets for a in t) > KEEP_TABLE_BYTES:
             # a new problem, and both sets together are large (after a search that grew
