@@ -101,6 +101,7 @@ that is by chance) those copies ran six times slower, the whole search twice
 """
 
 import numpy as np
+from llvmlite import ir as llir
 from numba import njit, types
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
@@ -285,18 +286,54 @@ HEARTS = 1
 LANE = np.uint64(0xFFFF)
 
 
-def _tables():
-    hi = np.full(65536, -1, dtype=np.int8)
-    lo = np.full(65536, -1, dtype=np.int8)
-    pc = np.zeros(65536, dtype=np.int8)
-    for x in range(1, 65536):
-        hi[x] = x.bit_length() - 1
-        lo[x] = (x & -x).bit_length() - 1
-        pc[x] = bin(x).count("1")
-    return hi, lo, pc
+def _as_i64(builder, ty, v):
+    """An integer argument widened to 64 bits (sign or zero extended as its type says)."""
+    if ty.bitwidth < 64:
+        return builder.sext(v, _I64) if ty.signed else builder.zext(v, _I64)
+    return v
 
 
-HIGHEST, LOWEST, POPCOUNT = _tables()
+# The bit scans and counts of a suit's lane, as LLVM intrinsics (one instruction each
+# where the CPU has it) rather than loads from three 64 KiB tables, as they were until the
+# forty-fifth session: x0.97 CPU on bridge notrump, the same nodes (BENCHMARKS.md).
+_I64 = llir.IntType(64)
+_FALSE = llir.Constant(llir.IntType(1), 0)
+
+
+@intrinsic
+def _hib(typingctx, x):
+    """Index of the highest set bit of the integer ``x`` (-1 for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        v = _as_i64(builder, x, args[0])
+        return builder.sub(llir.Constant(_I64, 63), builder.ctlz(v, _FALSE))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _lob(typingctx, x):
+    """Index of the lowest set bit of the integer ``x`` (-1 for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        v = _as_i64(builder, x, args[0])
+        zero = builder.icmp_unsigned("==", v, llir.Constant(_I64, 0))
+        return builder.select(zero, llir.Constant(_I64, -1), builder.cttz(v, _FALSE))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _pcnt(typingctx, x):
+    """Number of set bits of the integer ``x``."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(_as_i64(builder, x, args[0]))
+    return types.int64(x), codegen
 
 
 def _byte_tables():
@@ -337,7 +374,7 @@ def _lowest_card(h):
     for s in range(4):
         ln = _lane(h, s)
         if ln != 0:
-            return 16 * s + LOWEST[ln]
+            return 16 * s + _lob(ln)
     return -1
 
 
@@ -349,17 +386,17 @@ def _shed(h):
     b = np.uint64(0)
     for s2 in range(4):
         l2 = _lane(h, s2)
-        if POPCOUNT[l2] > bl:
-            bl = POPCOUNT[l2]
-            b = _bit(16 * s2 + LOWEST[l2])
+        if _pcnt(l2) > bl:
+            bl = _pcnt(l2)
+            b = _bit(16 * s2 + _lob(l2))
     return b
 
 
 @njit(**NUMBA_OPTS)
 def _ncards(h):
     """Number of cards in the bitboard ``h``."""
-    return np.int64(POPCOUNT[_lane(h, 0)] + POPCOUNT[_lane(h, 1)] + POPCOUNT[_lane(h, 2)] +
-                    POPCOUNT[_lane(h, 3)])
+    return np.int64(_pcnt(_lane(h, 0)) + _pcnt(_lane(h, 1)) + _pcnt(_lane(h, 2)) +
+                    _pcnt(_lane(h, 3)))
 
 
 @njit(**NUMBA_OPTS)
@@ -471,7 +508,7 @@ def _bounds(hands, tbuf, base, nt, tl, st_t, st_c, P, masks):
     for s in range(4):
         ln = _lane(sc, s)
         while ln != 0:
-            r = LOWEST[ln]
+            r = _lob(ln)
             c = 16 * s + r
             lo += cLo[c]
             hi += cHi[c]
@@ -503,8 +540,8 @@ def _top_owner(hands, s):
     owner = -1
     for q in range(4):
         ln = _lane(hands[q], s)
-        if ln != 0 and HIGHEST[ln] > top:
-            top = HIGHEST[ln]
+        if ln != 0 and _hib(ln) > top:
+            top = _hib(ln)
             owner = q
     return top, owner
 
@@ -516,8 +553,8 @@ def _low_under(my, fl, k):
     the first round (1..k) where the friend's card is the higher one, else k + 1."""
     j = 1
     while j <= k and my != 0 and fl != 0:
-        a = HIGHEST[my]
-        b = LOWEST[fl]
+        a = _hib(my)
+        b = _lob(fl)
         if b > a:
             return j
         my ^= 1 << a
@@ -536,8 +573,8 @@ def _overtake(my, fl, k):
         return asc
     j = 1
     while j <= k and my != 0 and fl != 0:
-        a = HIGHEST[my]
-        b = HIGHEST[fl]
+        a = _hib(my)
+        b = _hib(fl)
         if b > a:
             return max(asc, j)
         my ^= 1 << a
@@ -585,11 +622,11 @@ def _qt_single(hands, L, tl, P, fr, smask):
         oth = _lane(others, s)
         low = False
         if oth == 0:
-            ws = np.int64(POPCOUNT[my])
+            ws = np.int64(_pcnt(my))
             low = True
         else:
-            top = HIGHEST[oth]
-            ws = np.int64(POPCOUNT[my >> (top + 1)])
+            top = _hib(oth)
+            ws = np.int64(_pcnt(my >> (top + 1)))
             if ws > 0:
                 rel |= _bit(16 * s + top)
                 # no other seat holds more cards of the suit than L's top run: after
@@ -597,16 +634,16 @@ def _qt_single(hands, L, tl, P, fr, smask):
                 longest = 0
                 for q in range(4):
                     if q != L and ((fr >> q) & 1) == 0:
-                        lq = POPCOUNT[_lane(hands[q], s)]
+                        lq = _pcnt(_lane(hands[q], s))
                         if lq > longest:
                             longest = lq
                 if longest <= ws:
-                    ws = np.int64(POPCOUNT[my])
+                    ws = np.int64(_pcnt(my))
                     low = True
         if trump >= 0 and s != trump and ws > 0:
             for q in range(4):
                 if q != L and _lane(hands[q], trump) != 0:
-                    f = np.int64(POPCOUNT[_lane(hands[q], s)])
+                    f = np.int64(_pcnt(_lane(hands[q], s)))
                     if f < ws:
                         ws = f
         if fr != 0 and ws > 0:
@@ -620,7 +657,7 @@ def _qt_single(hands, L, tl, P, fr, smask):
                             ov = o
                         if low:
                             # the comparisons reach L's small cards: key down to them
-                            rel |= _bit(16 * s + LOWEST[my])
+                            rel |= _bit(16 * s + _lob(my))
             if ov <= ws:
                 # ov - 1 rounds keep the lead; the overtaking round only as the last suit
                 ws = ov - 1
@@ -651,20 +688,20 @@ def _seat_trumps(hands, P, q):
     if my == 0:
         return 0, np.uint64(0)
     oth = _lane(hands[0] | hands[1] | hands[2] | hands[3], trump) ^ my
-    n = np.int64(POPCOUNT[my])
+    n = np.int64(_pcnt(my))
     if oth == 0:
         return n, np.uint64(0)
-    top = HIGHEST[oth]
-    k = np.int64(POPCOUNT[my >> (top + 1)])
+    top = _hib(oth)
+    k = np.int64(_pcnt(my >> (top + 1)))
     lost = 0
     x = my
     while x != 0:
-        a = HIGHEST[x]
-        if POPCOUNT[oth >> (a + 1)] > lost:
+        a = _hib(x)
+        if _pcnt(oth >> (a + 1)) > lost:
             lost += 1
         x ^= 1 << a
     if n - lost > k:
-        return n - lost, _bit(16 * trump + LOWEST[my])
+        return n - lost, _bit(16 * trump + _lob(my))
     return k, _bit(16 * trump + top)
 
 
@@ -829,7 +866,7 @@ def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, re
                             if lq == 0:
                                 break
                             if q == L:
-                                lq ^= 1 << HIGHEST[lq]
+                                lq ^= 1 << _hib(lq)
                             else:
                                 lq &= lq - 1
                         hands[q] = (hands[q] & ~(LANE << sh)) | (np.uint64(lq) << sh)
@@ -837,7 +874,7 @@ def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, re
         spare = 0
         for s in range(4):
             if ((sl >> s) & 1) == 0 and ((pkB >> (5 * s)) & 31) == 0:
-                spare += POPCOUNT[_lane(hands[t], s)]
+                spare += _pcnt(_lane(hands[t], s))
         if D > spare:
             ht = hands[t]
             for s in range(4):
@@ -849,13 +886,13 @@ def _qt_entry(hands, L, t, e, mm, ff, ce, x2q, x2, tl, P, team_fr, A0, D, sl, re
                 bl = 0
                 for s in range(4):
                     if ((sl >> s) & 1) == 0:
-                        ln = POPCOUNT[_lane(hands[t], s)]
+                        ln = _pcnt(_lane(hands[t], s))
                         if ln > bl:
                             bl = ln
                             bs = s
                 if bs < 0:
                     break
-                hands[t] &= ~_bit(16 * bs + LOWEST[_lane(hands[t], bs)])
+                hands[t] &= ~_bit(16 * bs + _lob(_lane(hands[t], bs)))
                 x -= 1
             if x == 0:
                 B, r3, pkB = _qt_single(hands, t, tl - 1 - A, P, fr_t, smB)
@@ -924,11 +961,11 @@ def _quick_tricks(hands, L, tl, P, want):
             tm = _lane(hands[t], e)
             if my == 0 or tm == 0:
                 continue
-            ttop = HIGHEST[tm]
+            ttop = _hib(tm)
             ot = _lane(opp, e)
-            if ot != 0 and HIGHEST[ot] > ttop:
+            if ot != 0 and _hib(ot) > ttop:
                 continue
-            low = LOWEST[my]
+            low = _lob(my)
             if low > ttop:
                 continue
             # a third teammate must not be forced to overtake t
@@ -936,7 +973,7 @@ def _quick_tricks(hands, L, tl, P, want):
             for q in range(4):
                 if q != t and ((team_fr >> q) & 1):
                     lq = _lane(hands[q], e)
-                    if lq != 0 and LOWEST[lq] > ttop:
+                    if lq != 0 and _lob(lq) > ttop:
                         forced = True
             if forced:
                 continue
@@ -950,27 +987,27 @@ def _quick_tricks(hands, L, tl, P, want):
                 if s != e and c > 0:
                     sl |= 1 << s
                     A0 += c
-                    lt = np.int64(POPCOUNT[_lane(hands[t], s)])
+                    lt = np.int64(_pcnt(_lane(hands[t], s)))
                     if c > lt:
                         D += c - lt
             # the entry card: L's lowest card of e, or his highest one under t's top
             # (which unblocks the suit for t)
-            hb = HIGHEST[my & ((1 << ttop) - 1)]
+            hb = _hib(my & ((1 << ttop) - 1))
             rest = tm & ~(1 << ttop)
             ce0 = 0
             for ei in range(2):
                 ec = low if ei == 0 else hb
                 if ei == 1 and (hb == low or (
-                        P[P_QT_HB] != 0 and ce0 == 0 and (rest == 0 or LOWEST[rest] > hb))):
+                        P[P_QT_HB] != 0 and ce0 == 0 and (rest == 0 or _lob(rest) > hb))):
                     # (P_QT_HB: t holds no card of e at or below hb besides his top, so
                     # neither entry card can overtake him: the second counts the same)
                     break
                 # with one partner and the lowest entry card, L may first cash his top
                 # cards of e while t follows low and keeps his top card: ce rounds
                 ce = 0
-                if ei == 0 and POPCOUNT[team_fr] == 1:
+                if ei == 0 and _pcnt(team_fr) == 1:
                     c = (pkL >> (5 * e)) & 15
-                    if c > 0 and POPCOUNT[my] > c and POPCOUNT[tm] > c and \
+                    if c > 0 and _pcnt(my) > c and _pcnt(tm) > c and \
                             _low_under(my, tm, c) > c:
                         ce = c
                 if ei == 0:
@@ -981,8 +1018,8 @@ def _quick_tricks(hands, L, tl, P, want):
                 mm = my
                 ff = tm
                 for j in range(ce):
-                    x = HIGHEST[mm]
-                    y = LOWEST[ff]
+                    x = _hib(mm)
+                    y = _lob(ff)
                     mm ^= 1 << x
                     ff ^= 1 << y
                 mm ^= 1 << ec
@@ -990,9 +1027,9 @@ def _quick_tricks(hands, L, tl, P, want):
                                   team_fr, A0, D, sl, relL, pkL)
                 r2 |= _bit(16 * e + ec) | _bit(16 * e + ttop)
                 if ot != 0:
-                    r2 |= _bit(16 * e + HIGHEST[ot])
+                    r2 |= _bit(16 * e + _hib(ot))
                 if QT_CHEAP and m < want and n < want and (ff & ~(1 << ttop)) != 0 and \
-                        POPCOUNT[team_fr] == 1 and t == (L + 2) % 4:
+                        _pcnt(team_fr) == 1 and t == (L + 2) % 4:
                     # t need not spend his top card on the entry: he beats L's card, the
                     # card the second seat plays and the fourth seat's best as cheaply as
                     # he can, and may keep his top card for later. The second seat
@@ -1008,22 +1045,22 @@ def _quick_tricks(hands, L, tl, P, want):
                             o2 &= o2 - 1
                         if o4 != 0:
                             o4 &= o4 - 1
-                    top4 = np.int64(HIGHEST[o4]) if o4 != 0 else np.int64(-1)
+                    top4 = np.int64(_hib(o4)) if o4 != 0 else np.int64(-1)
                     worst = tl
                     rc = np.uint64(0)
                     xs = o2
                     while True:
                         x2 = np.int64(-1)
                         if xs != 0:
-                            x2 = np.int64(HIGHEST[xs])
+                            x2 = np.int64(_hib(xs))
                             xs ^= 1 << x2
                         bar = max(max(x2, top4), np.int64(ec))
-                        cheap = np.int64(LOWEST[ff >> (bar + 1)]) + bar + 1
+                        cheap = np.int64(_lob(ff >> (bar + 1))) + bar + 1
                         v = m
                         for opt in range(2):
                             if opt == 0:
                                 # t's top card, a higher card of the second seat's gone
-                                if x2 < 0 or x2 == LOWEST[o2]:
+                                if x2 < 0 or x2 == _lob(o2):
                                     continue
                                 tc = ttop
                             else:
@@ -1088,7 +1125,7 @@ def _reply_qt(hands, leader, tl, tmY, want, P):
             if q == w:
                 hands[q] &= ~_bit(16 * s + top)
             elif lq != 0:
-                hands[q] &= ~_bit(16 * s + LOWEST[lq])
+                hands[q] &= ~_bit(16 * s + _lob(lq))
             elif (tmY >> q) & 1:
                 hands[q] &= ~_shed(hands[q])
         k, r = _quick_tricks(hands, np.int64(w), tl - 1, P, want - 1)
@@ -1128,8 +1165,8 @@ def _short_of_all(hands, tl, team):
         if (team >> owner) & 1:
             mx = 0
             for q in range(4):
-                if (team >> q) & 1 and POPCOUNT[_lane(hands[q], s)] > mx:
-                    mx = POPCOUNT[_lane(hands[q], s)]
+                if (team >> q) & 1 and _pcnt(_lane(hands[q], s)) > mx:
+                    mx = _pcnt(_lane(hands[q], s))
             cap += mx
             if cap >= tl:
                 return False, np.uint64(0)
@@ -1208,8 +1245,8 @@ def _trick_top(hands, tbuf, base, nt, leader):
     for j in range(nt, 4):
         q = (leader + j) % 4
         ln = _lane(hands[q], led)
-        if ln != 0 and HIGHEST[ln] > best:
-            best = HIGHEST[ln]
+        if ln != 0 and _hib(ln) > best:
+            best = _hib(ln)
             hh = q
     return hh, np.int64(16 * led + best)
 
@@ -1231,8 +1268,8 @@ def _team_tops(hands, a, b, gone):
         for q in range(4):
             if q != a and q != b:
                 om |= _lane(hands[q], s)
-        if om == 0 or HIGHEST[tm] > HIGHEST[om]:
-            n += max(POPCOUNT[la], POPCOUNT[lb])
+        if om == 0 or _hib(tm) > _hib(om):
+            n += max(_pcnt(la), _pcnt(lb))
     return n
 
 
@@ -1275,8 +1312,8 @@ def _mid_bound(hands, tbuf, base, nt, leader, tl, needed, P):
         # partner's hand known, so the team's quick tricks count (entries included); the
         # seats still to play only lose cards, which never lowers that count
         fr = _team_mask(hh, P)
-        if POPCOUNT[fr] == 1:
-            pt = HIGHEST[fr]
+        if _pcnt(fr) == 1:
+            pt = _hib(fr)
             if (pt - leader) % 4 < nt:
                 want = _qt_want(hh, tl, needed, P)
                 if want >= 2 and want <= tl and \
@@ -1336,8 +1373,8 @@ def _duck_safe(my, oth):
     j = 0
     ln = my
     while ln != 0:
-        r = LOWEST[ln]
-        if POPCOUNT[oth & ((1 << r) - 1)] > j:
+        r = _lob(ln)
+        if _pcnt(oth & ((1 << r) - 1)) > j:
             return False
         j += 1
         ln &= ln - 1
@@ -1370,10 +1407,10 @@ def _neg_chain(hands, D, adj, K):
         my = _lane(hands[D], s)
         if my == 0:
             continue
-        l = LOWEST[my]
+        l = _lob(my)
         if (_lane(hands[0] | hands[1] | hands[2] | hands[3], s) & ~my) != 0:
             rel |= _bit(16 * s + l)
-        d = np.int64(POPCOUNT[my])
+        d = np.int64(_pcnt(my))
         if s == adj:
             d -= 1
         for q in range(4):
@@ -1382,7 +1419,7 @@ def _neg_chain(hands, D, adj, K):
             hq = _lane(hands[q], s)
             if hq == 0:
                 continue
-            nq = np.int64(POPCOUNT[hq])
+            nq = np.int64(_pcnt(hq))
             sub = np.int64(0)
             if s == adj:
                 nq -= 1
@@ -1391,7 +1428,7 @@ def _neg_chain(hands, D, adj, K):
             m = np.int64(0)
             ln = my
             while m < d and m < nq and m < K:
-                if np.int64(POPCOUNT[hq & ((1 << LOWEST[ln]) - 1)]) - sub <= m:
+                if np.int64(_pcnt(hq & ((1 << _lob(ln)) - 1))) - sub <= m:
                     break
                 m += 1
                 ln &= ln - 1
@@ -1415,7 +1452,7 @@ def _neg_all(hands, tl, P, scm):
     for s in range(4):
         ln = _lane(sc, s)
         while ln != 0:
-            r = LOWEST[ln]
+            r = _lob(ln)
             v += pts[16 * s + r]
             ln &= ln - 1
     return v
@@ -1460,15 +1497,15 @@ def _neg_bounds(hands, leader, tl, P, scm):
                 hq = _lane(hands[q], s)
                 oth |= hq
                 if hq != 0:
-                    tops |= 1 << HIGHEST[hq]
+                    tops |= 1 << _hib(hq)
         # (both tests below need every card under the defenders' lowest to be D's: the
         # owners of the cards down to that one, keyed, fix the rest)
         if oth == 0:
             pass  # the suit lengths say that nobody else holds the suit
-        elif (oth & ((1 << HIGHEST[my]) - 1)) == 0:
-            rel |= _bit(16 * s + LOWEST[oth])
+        elif (oth & ((1 << _hib(my)) - 1)) == 0:
+            rel |= _bit(16 * s + _lob(oth))
         elif _duck_safe(my, oth):
-            rel |= _bit(16 * s + LOWEST[oth])
+            rel |= _bit(16 * s + _lob(oth))
         else:
             safe = False
             break
@@ -1476,7 +1513,7 @@ def _neg_bounds(hands, leader, tl, P, scm):
             # lead the lowest card; the defenders follow higher, at worst with their best
             if _duck_safe(my & (my - 1), oth & ~tops):
                 exit_ok = True
-                rel |= _bit(16 * s + LOWEST[oth])
+                rel |= _bit(16 * s + _lob(oth))
     if safe and exit_ok:
         return 1, 0, rel
     if leader == D:
@@ -1499,7 +1536,7 @@ def _neg_bounds(hands, leader, tl, P, scm):
         my = _lane(hands[D], s)
         if my == 0:
             continue
-        l = LOWEST[my]
+        l = _lob(my)
         below = (1 << l) - 1
         if (_lane(hands[leader], s) & below) == 0:
             continue
@@ -1518,7 +1555,7 @@ def _neg_bounds(hands, leader, tl, P, scm):
                 m = 0
                 lowq &= _lane(scm, s)
                 while lowq != 0:
-                    r = LOWEST[lowq]
+                    r = _lob(lowq)
                     if pts[16 * s + r] < m:
                         m = pts[16 * s + r]
                     lowq &= lowq - 1
@@ -1528,7 +1565,7 @@ def _neg_bounds(hands, leader, tl, P, scm):
                 for s2 in range(4):
                     ln = _lane(hands[q] & scm, s2)
                     while ln != 0:
-                        r = LOWEST[ln]
+                        r = _lob(ln)
                         if pts[16 * s2 + r] < m:
                             m = pts[16 * s2 + r]
                         ln &= ln - 1
@@ -1541,7 +1578,7 @@ def _neg_bounds(hands, leader, tl, P, scm):
             mine = 0
             ln = 0
         while ln != 0:
-            r = LOWEST[ln]
+            r = _lob(ln)
             if pts[16 * s + r] > mine:
                 mine = pts[16 * s + r]
             ln &= ln - 1
@@ -1610,11 +1647,11 @@ def _neg_exits(hands, tl, g, P, masks, later, u):
             if q == D:
                 continue
             hq = _lane(hands[q], t)
-            nq = np.int64(POPCOUNT[hq])
+            nq = np.int64(_pcnt(hq))
             if (later >> q) & 1 and (u == t or _lane(hands[q], u) == 0):
                 nq -= 1
             if nq >= 2 * g:
-                x = np.int64(POPCOUNT[myt & ((1 << LOWEST[hq]) - 1)])
+                x = np.int64(_pcnt(myt & ((1 << _lob(hq)) - 1)))
                 if x > best:
                     best = x
         if best > 0:
@@ -1622,7 +1659,7 @@ def _neg_exits(hands, tl, g, P, masks, later, u):
             ln = myt
             for _ in range(best - 1):
                 ln &= ln - 1
-            rel |= _bit(16 * t + LOWEST[ln])
+            rel |= _bit(16 * t + _lob(ln))
             if n >= g:
                 return True, rel
     return False, rel
@@ -1635,9 +1672,9 @@ def _neg_exit_after(hands, D, q, t, u):
     below that card, and two cards of it or a card of ``u != t`` (he follows ``u``)."""
     myt = _lane(hands[D], t)
     hq = _lane(hands[q], t)
-    if myt == 0 or hq == 0 or (hq & ((1 << LOWEST[myt]) - 1)) != 0:
+    if myt == 0 or hq == 0 or (hq & ((1 << _lob(myt)) - 1)) != 0:
         return False
-    return POPCOUNT[hq] >= 2 or (u != t and _lane(hands[q], u) != 0)
+    return _pcnt(hq) >= 2 or (u != t and _lane(hands[q], u) != 0)
 
 
 @njit(**NUMBA_OPTS)
@@ -1679,7 +1716,7 @@ def _neg_lose_one(hands, leader, tl, P):
     for s in range(4):
         my = _lane(hands[D], s)
         if my != 0:
-            rel |= _bit(16 * s + LOWEST[my])
+            rel |= _bit(16 * s + _lob(my))
     skip_hearts = _hearts_banned(hands, leader, tl, P)
     for u in range(4):
         if u == HEARTS and skip_hearts:
@@ -1698,7 +1735,7 @@ def _neg_lose_one(hands, leader, tl, P):
             continue
         if hl == 0 or myu == 0:
             continue
-        below = (1 << LOWEST[myu]) - 1
+        below = (1 << _lob(myu)) - 1
         if (hl & below) == 0:
             continue
         if not _lead_forces(hands, D, leader, u, below):
@@ -1748,14 +1785,14 @@ def _neg_lose1(hands, leader, tl, P):
             my = _lane(hands[D], s)
             if my == 0:
                 continue
-            l = LOWEST[my]
+            l = _lob(my)
             below = (1 << l) - 1
             for q in range(4):
                 if q == D:
                     continue
                 hq = _lane(hands[q], s)
                 if hq != 0 and (hq & below) == 0:
-                    return True, _bit(16 * s + LOWEST[hq])
+                    return True, _bit(16 * s + _lob(hq))
         return False, rel
     for s in range(4):
         if s == HEARTS and skip_hearts:
@@ -1764,15 +1801,15 @@ def _neg_lose1(hands, leader, tl, P):
         hl = _lane(hands[leader], s)
         if my == 0 or hl == 0:
             continue
-        l = LOWEST[my]
+        l = _lob(my)
         below = (1 << l) - 1
         if (hl & below) == 0:
-            rel |= _bit(16 * s + LOWEST[hl])
+            rel |= _bit(16 * s + _lob(hl))
             continue
         q2 = _follows_above(hands, D, leader, s, below)
         if q2 < 0:
             return False, rel
-        rel |= _bit(16 * s + LOWEST[_lane(hands[q2], s)])
+        rel |= _bit(16 * s + _lob(_lane(hands[q2], s)))
     return True, rel
 
 
@@ -1800,7 +1837,7 @@ def _neg_guarded(hands, D, s, lp, t):
             continue
         hq = _lane(hands[q], s)
         if hq != 0 and (hq & below) == 0 and (
-                POPCOUNT[hq] >= 2 or (s != t and _lane(hands[q], t) != 0)):
+                _pcnt(hq) >= 2 or (s != t and _lane(hands[q], t) != 0)):
             return True
     return False
 
@@ -1824,11 +1861,11 @@ def _neg_guarded2(hands, D, s, lp, u, t):
         hq = _lane(hands[q], s)
         if hq == 0 or (hq & below) != 0:
             continue
-        n = np.int64(POPCOUNT[hq])
+        n = np.int64(_pcnt(hq))
         gone_u = s == u or _lane(hands[q], u) == 0
         if gone_u:
             n -= 1
-        nt_ = np.int64(POPCOUNT[_lane(hands[q], t)])
+        nt_ = np.int64(_pcnt(_lane(hands[q], t)))
         if t == u or _lane(hands[q], u) == 0:
             nt_ -= 1
         if s == t or nt_ <= 0:
@@ -1856,7 +1893,7 @@ def _neg_lose2(hands, leader, tl, P):
     for s in range(4):
         my = _lane(hands[D], s)
         if my != 0:
-            rel |= _bit(16 * s + LOWEST[my])
+            rel |= _bit(16 * s + _lob(my))
     skip_hearts = _hearts_banned(hands, leader, tl, P)
     any_ok = False
     for t in range(4):
@@ -1867,7 +1904,7 @@ def _neg_lose2(hands, leader, tl, P):
             if myt == 0:
                 continue
             # an exit: a defender holds t but no card of it below D's lowest
-            below = (1 << LOWEST[myt]) - 1
+            below = (1 << _lob(myt)) - 1
             ex = False
             for q in range(4):
                 if q != D:
@@ -1881,7 +1918,7 @@ def _neg_lose2(hands, leader, tl, P):
             if hl == 0:
                 continue
             if myt != 0:
-                below = (1 << LOWEST[myt]) - 1
+                below = (1 << _lob(myt)) - 1
                 if (hl & below) != 0:
                     forcing = True
                     for q in range(4):
@@ -1902,7 +1939,7 @@ def _neg_lose2(hands, leader, tl, P):
                 my &= my - 1
                 if my == 0:
                     continue
-            if not _neg_guarded(hands, D, s, LOWEST[my], t):
+            if not _neg_guarded(hands, D, s, _lob(my), t):
                 ok = False
                 break
         if leader == D:
@@ -1942,7 +1979,7 @@ def _neg_lb(hands, tl, U, P, scm):
     for s in range(4):
         ln = _lane(sc, s)
         while ln != 0:
-            cv += pts[16 * s + LOWEST[ln]]
+            cv += pts[16 * s + _lob(ln)]
             n += 1
             ln &= ln - 1
     if n <= 4 * U:
@@ -1955,7 +1992,7 @@ def _neg_lb(hands, tl, U, P, scm):
         for s in range(4):
             ln = _lane(left, s)
             while ln != 0:
-                c = 16 * s + LOWEST[ln]
+                c = 16 * s + _lob(ln)
                 if bc < 0 or pts[c] < bv:
                     bc = c
                     bv = pts[c]
@@ -1991,8 +2028,8 @@ def _neg_after(hands, D, t1, needed, u, later, P, masks):
             my = _lane(hands[D], s)
             if my == 0:
                 continue
-            grel |= _bit(16 * s + LOWEST[my])
-            if not _neg_guarded(hands, D, s, LOWEST[my], u):
+            grel |= _bit(16 * s + _lob(my))
+            if not _neg_guarded(hands, D, s, _lob(my), u):
                 ok = False
                 break
         if ok and g == 1:
@@ -2018,7 +2055,7 @@ def _neg_after(hands, D, t1, needed, u, later, P, masks):
                         my &= my - 1
                         if my == 0:
                             continue
-                    if not _neg_guarded2(hands, D, s, LOWEST[my], u, t):
+                    if not _neg_guarded2(hands, D, s, _lob(my), u, t):
                         ok = False
                         break
                 if not ok:
@@ -2086,7 +2123,7 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, masks):
         below = myu & ((1 << (wc & 15)) - 1)
         if below == 0:
             return False, np.uint64(0)
-        b = _bit(16 * u + HIGHEST[below])
+        b = _bit(16 * u + _hib(below))
         hands[D] &= ~b
         ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, masks)
         hands[D] |= b
@@ -2095,7 +2132,7 @@ def _neg_mid(hands, tbuf, base, nt, leader, tl, needed, P, masks):
         ln = _lane(hands[D], s)
         if ln == 0:
             continue
-        b = _bit(16 * s + HIGHEST[ln])
+        b = _bit(16 * s + _hib(ln))
         hands[D] &= ~b
         ok, rel = _neg_after(hands, D, tl - 1, needed, u, later, P, masks)
         hands[D] |= b
@@ -2127,13 +2164,13 @@ def _neg_lead_duck(hands, leader, tl, needed, P, masks):
         hl = _lane(hands[leader], u)
         if hl == 0:
             continue
-        lc = LOWEST[hl]
+        lc = _lob(hl)
         myu = _lane(hands[D], u)
         if myu != 0:
             below = myu & ((1 << lc) - 1)
             if below == 0:
                 return False, np.uint64(0)
-            b = _bit(16 * u + HIGHEST[below])
+            b = _bit(16 * u + _hib(below))
             hands[D] &= ~b
             ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P,
                                masks)
@@ -2147,7 +2184,7 @@ def _neg_lead_duck(hands, leader, tl, needed, P, masks):
                 ln = _lane(hands[D], s)
                 if ln == 0:
                     continue
-                b = _bit(16 * s + HIGHEST[ln])
+                b = _bit(16 * s + _hib(ln))
                 hands[D] &= ~b
                 ok, r = _neg_after(hands, D, tl - 1, needed, np.int64(u), later, P, masks)
                 hands[D] |= b
@@ -2181,7 +2218,7 @@ def _neg_d_exit(hands, tl, needed, P, masks):
         my = _lane(hands[D], s)
         if my == 0:
             continue
-        l = LOWEST[my]
+        l = _lob(my)
         ex = False
         for q in range(4):
             if q != D:
@@ -2223,7 +2260,7 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
     lens = np.uint64(0)
     for p in range(4):
         for s in range(4):
-            lens |= np.uint64(POPCOUNT[_lane(hands[p], s)]) << np.uint64(4 * (4 * p + s))
+            lens |= np.uint64(_pcnt(_lane(hands[p], s))) << np.uint64(4 * (4 * p + s))
     kbuf[row, wi] = lens
     wi += 1
     pos = 64 * wi
@@ -2238,7 +2275,7 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
         o1 = l2 | l3
         mlo = ln & 255
         mhi = ln >> 8
-        sh0 = POPCOUNT[mlo]
+        sh0 = _pcnt(mlo)
         p0 = np.uint64(PEXT8[(mlo << 8) | (o0 & 255)]) | \
             (np.uint64(PEXT8[(mhi << 8) | (o0 >> 8)]) << np.uint64(sh0))
         p1 = np.uint64(PEXT8[(mlo << 8) | (o1 & 255)]) | \
@@ -2255,18 +2292,18 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
             major = 0
             best_n = -1
             for ci in range(1 << cb):
-                cn = np.int64(POPCOUNT[ln & _lane(np.uint64(P[O_CLM + ci]), s)])
+                cn = np.int64(_pcnt(ln & _lane(np.uint64(P[O_CLM + ci]), s)))
                 if cn > best_n:
                     best_n = cn
                     major = ci
-            n = np.int64(POPCOUNT[ln])
+            n = np.int64(_pcnt(ln))
             keep = _lane(np.uint64(P[O_CLM + major]), s) & _lane(np.uint64(P[O_CLM]), s)
             t = ln & ~keep
             while t != 0:
-                r = LOWEST[t]
+                r = _lob(t)
                 t &= t - 1
                 c = cls[16 * s + r]
-                k = np.int64(POPCOUNT[ln >> (r + 1)])
+                k = np.int64(_pcnt(ln >> (r + 1)))
                 if c != major:
                     cmask |= np.uint64(3) << np.uint64(2 * (n - 1 - k))
                 if c != 0:
@@ -2279,11 +2316,11 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
             pos += cb * n
         elif cb > 0:
             # more than 16 classes: every card but those of class 0 keyed
-            n = np.int64(POPCOUNT[ln])
+            n = np.int64(_pcnt(ln))
             k = 0
             t = ln
             while t != 0:
-                r = HIGHEST[t]
+                r = _hib(t)
                 t ^= 1 << r
                 c = cls[16 * s + r]
                 if c != 0:
@@ -2390,7 +2427,7 @@ def _prefix_cards(hands, lens4):
         k = (lens4 >> (4 * s)) & 15
         ln = _lane(rem, s)
         while k > 0 and ln != 0:
-            r = HIGHEST[ln]
+            r = _hib(ln)
             out |= _bit(16 * s + r)
             ln ^= 1 << r
             k -= 1
@@ -2497,17 +2534,17 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
         ln = _lane(rem, s)
         rl = _lane(rel, s) & ln
         if s == trump and P[P_TRUMP_EXACT] != 0:
-            k = np.int64(POPCOUNT[ln])
+            k = np.int64(_pcnt(ln))
         elif rl == 0:
             k = 0
         else:
-            k = np.int64(POPCOUNT[ln >> LOWEST[rl]])
+            k = np.int64(_pcnt(ln >> _lob(rl)))
         if k < TOP_KEYED:
-            k = min(TOP_KEYED, np.int64(POPCOUNT[ln]))
+            k = min(TOP_KEYED, np.int64(_pcnt(ln)))
         lens4 |= k << (4 * s)
         stats[6] += k
-        stats[7] += POPCOUNT[ln]
-        nl = np.int64(POPCOUNT[ln])
+        stats[7] += _pcnt(ln)
+        nl = np.int64(_pcnt(ln))
         m = ((np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)) << np.uint64(2 * (nl - k))
         if s < 2:
             m0 |= m << np.uint64(32 * (s & 1))
@@ -2650,7 +2687,7 @@ def _rel_index(hands, c):
     s = c >> 4
     ln = _lane(hands[0] | hands[1] | hands[2] | hands[3], s)
     above = ln >> ((c & 15) + 1)
-    return s * 16 + POPCOUNT[above]
+    return s * 16 + _pcnt(above)
 
 
 @njit(**NUMBA_OPTS)
@@ -2660,7 +2697,7 @@ def _from_rel(hands, code):
     ln = _lane(hands[0] | hands[1] | hands[2] | hands[3], s)
     k = 0
     while ln != 0:
-        r = HIGHEST[ln]
+        r = _hib(ln)
         if k == idx:
             return 16 * s + r
         k += 1
@@ -2696,7 +2733,7 @@ def _follow(hands, p, nt, led, cur0, win0, est, P):
                 if hl != 0 and (hl >> (cr + 1)) != 0 and \
                         (hl & ((1 << (cr + 1)) - 1)) == 0:
                     win = q
-                    cur = 16 * led + LOWEST[hl >> (cr + 1)] + cr + 1
+                    cur = 16 * led + _lob(hl >> (cr + 1)) + cr + 1
             return win
     trump = P[P_TRUMP]
     m = 3 - nt
@@ -2720,10 +2757,10 @@ def _follow(hands, p, nt, led, cur0, win0, est, P):
                     led == trump and P[P_LEAD_BEAT] != 0)
                 if top:
                     win = q
-                    cur = 16 * led + HIGHEST[hl]
+                    cur = 16 * led + _hib(hl)
                 elif forced:
                     win = q
-                    cur = 16 * led + LOWEST[above] + cr + 1
+                    cur = 16 * led + _lob(above) + cr + 1
             elif trump >= 0:
                 tr = _lane(hands[q], trump)
                 if tr == 0:
@@ -2732,9 +2769,9 @@ def _follow(hands, p, nt, led, cur0, win0, est, P):
                     above = tr >> (cr + 1)
                     if above == 0:
                         continue
-                    lowr = LOWEST[above] + cr + 1
+                    lowr = _lob(above) + cr + 1
                 else:
-                    lowr = LOWEST[tr]
+                    lowr = _lob(tr)
                 forced = P[P_VOID_RUFF] != 0 and (cs != trump or P[P_OVERTRUMP] != 0)
                 if top or forced:
                     win = q
@@ -2767,8 +2804,8 @@ def _side_winner(hands, p, nt, led, cur0, win0):
     for j in range(3 - nt):
         q = (p + 1 + j) % 4
         hl = _lane(hands[q], led)
-        if hl != 0 and 16 * led + HIGHEST[hl] > best:
-            best = 16 * led + HIGHEST[hl]
+        if hl != 0 and 16 * led + _hib(hl) > best:
+            best = 16 * led + _hib(hl)
             bw = q
     return bw
 
@@ -2795,7 +2832,7 @@ def _dumps(hands, p, nt, led, win, P, scoring):
         for s2 in range(4):
             ln = _lane(cand, s2)
             while ln != 0:
-                x = pts[16 * s2 + LOWEST[ln]]
+                x = pts[16 * s2 + _lob(ln)]
                 ln &= ln - 1
                 g = sq * w[win] * x
                 if g > bestg:
@@ -2824,7 +2861,7 @@ def _runs(lq, ip):
     prev = 0
     x = ip
     while x != 0:
-        b = LOWEST[x]
+        b = _lob(x)
         mine = (lq >> b) & 1
         if mine and not prev:
             r += 1
@@ -2845,12 +2882,12 @@ def _la_suit(hands, team, gone, s):
         lq = _lane(hands[q] & ~gone, s)
         if (team >> q) & 1:
             tm |= lq
-            if POPCOUNT[lq] > mx:
-                mx = POPCOUNT[lq]
+            if _pcnt(lq) > mx:
+                mx = _pcnt(lq)
         else:
             om |= lq
     # the team's cards above the other side's best card
-    k = POPCOUNT[tm >> (HIGHEST[om] + 1)] if om != 0 else POPCOUNT[tm]
+    k = _pcnt(tm >> (_hib(om) + 1)) if om != 0 else _pcnt(tm)
     return min(k, mx)
 
 
@@ -2874,11 +2911,11 @@ def _la_trick(hands, p, nt, s, cur, win, c, team, sk):
             cr = cur & 15
             above = hl >> (cr + 1)
             if above != 0 and ((team >> q) & 1) != ((team >> win) & 1):
-                r = LOWEST[above] + cr + 1
+                r = _lob(above) + cr + 1
                 cur = 16 * s + r
                 win = q
             else:
-                r = LOWEST[hl]
+                r = _lob(hl)
             gone |= _bit(16 * s + r)
         else:
             gone |= _shed(hands[q])
@@ -2919,7 +2956,7 @@ def _estab(hands, team, s):
     opp_n = 0
     left = 0
     for q in range(4):
-        lq = np.int64(POPCOUNT[_lane(hands[q], s)])
+        lq = np.int64(_pcnt(_lane(hands[q], s)))
         if (team >> q) & 1:
             left += lq - 1 if lq > 0 else 0
         else:
@@ -2982,17 +3019,17 @@ def _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first, ki
                     for s2 in range(4):
                         nopt += _runs(_lane(hands[q], s2), _lane(inplay, s2))
                 else:
-                    nopt += POPCOUNT[lq]
-                    if HIGHEST[lq] > top_o:
-                        top_o = HIGHEST[lq]
+                    nopt += _pcnt(lq)
+                    if _hib(lq) > top_o:
+                        top_o = _hib(lq)
             sadd = -optw * nopt
             lp = _lane(hands[pa], s)
             if lp != 0:
-                top_p = HIGHEST[lp]
+                top_p = _hib(lp)
             if P[P_QT] != 0 and EST_W > 0:
                 estab = _estab(hands, team, s)
         while ln != 0:
-            r = LOWEST[ln]
+            r = _lob(ln)
             ln ^= 1 << r
             c = 16 * s + r
             if nt == 0:
@@ -3056,12 +3093,12 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
         while ln != 0:
-            r = LOWEST[ln]
+            r = _lob(ln)
             bit = 1 << r
             ln ^= bit
             higher = ip & ~((bit << 1) - 1)
             if higher != 0:
-                r2 = LOWEST[higher]
+                r2 = _lob(higher)
                 if (_lane(legal, s) >> r2) & 1 and cls[16 * s + r] == cls[16 * s + r2]:
                     skipped |= _bit(16 * s + r)
                     continue
@@ -3115,7 +3152,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     chain_known = 0
     chain_zero = 0
     team = _team_mask(p, P) | (1 << p)
-    runs_all = (negd >= 0 and tpl[tl] != 0) or (trump >= 0 and POPCOUNT[P[P_MAXMASK]] != 2)
+    runs_all = (negd >= 0 and tpl[tl] != 0) or (trump >= 0 and _pcnt(P[P_MAXMASK]) != 2)
     # a defender's lead in No Tricks, or in No Hearts (the defenders discard hearts on
     # the tricks the declarer takes): a suit he is long in first, not the one he has the
     # fewest choices in (the more cards he holds there, the more tricks it can force on
@@ -3157,7 +3194,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                     elif runs_all:
                         nopt += _runs(lq, ip)
                     else:
-                        nopt += POPCOUNT[lq]
+                        nopt += _pcnt(lq)
         # the suit's share of a lead's score
         if tpl[tl] != tpl[1]:
             sadd = -DLEAD_NL_W * nopt
@@ -3170,17 +3207,17 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
         else:
             sadd = -OPT_W * nopt
         if long_first:
-            sadd = DLEN_W * POPCOUNT[_lane(hands[negd], s)]
+            sadd = DLEN_W * _pcnt(_lane(hands[negd], s))
             if w[p] != 0 and tpl[tl] != 0:
                 # the other end of a bet (he weighs too, and his tricks score): from
                 # his own short suits first, as the declarer leads
-                sadd -= BSH_W * POPCOUNT[_lane(hands[p], s)]
+                sadd -= BSH_W * _pcnt(_lane(hands[p], s))
         if nt == 0 and ln != 0 and negd >= 0 and tpl[tl] == tpl[1]:
             if p == negd:
                 if tpl[tl] != 0:
                     # No Tricks, the declarer's lead: from his short suits first (void,
                     # he discards later; in No Queens and No Hearts more nodes)
-                    sadd -= DSH_W * POPCOUNT[_lane(hands[p], s)]
+                    sadd -= DSH_W * _pcnt(_lane(hands[p], s))
             else:
                 if _lane(hands[negd] & masks[M_SCORING], s) != 0:
                     # a defender's lead of a suit in which the declarer holds a scoring
@@ -3190,7 +3227,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
         if nt == 0 and ln != 0 and trump < 0 and P[P_QT] != 0 and negd < 0 and EST_W > 0:
             estab = _estab(hands, team, s)
         while ln != 0:
-            r = LOWEST[ln]
+            r = _lob(ln)
             bit = 1 << r
             ln ^= bit
             c = 16 * s + r
@@ -3274,7 +3311,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                 # declarer's by DDIS_W a card (his voids let him shed the cards that would
                 # take tricks), the defenders' by DIS_W (not where the last tricks score
                 # apart: more nodes in No Last Two)
-                sc += (DDIS_W if p == negd else DIS_W) * POPCOUNT[_lane(hands[p], s)]
+                sc += (DDIS_W if p == negd else DIS_W) * _pcnt(_lane(hands[p], s))
             if negd >= 0 and p != negd and nt == 0:
                 # a defender's lead: a suit the declarer is void in lets him discard
                 if _lane(hands[negd], s) == 0:
@@ -3335,7 +3372,7 @@ def _eq_later(hands, p, nt, c, crel, later, P):
     r = c & 15
     lr = _lane(crel, s)
     if lr != 0:
-        low = np.int64(LOWEST[lr])
+        low = np.int64(_lob(lr))
         if r >= low:
             return np.uint64(0)
         cand &= (1 << low) - 1
@@ -3355,16 +3392,16 @@ def _eq_later(hands, p, nt, c, crel, later, P):
             # two still held sits at the same place from the top in both positions
             t = other
             while t != 0:
-                km = _lane(np.uint64(P[O_CLM + P[O_CLS + 16 * s + LOWEST[t]]]), s)
-                if POPCOUNT[inh & km] > 1:
+                km = _lane(np.uint64(P[O_CLM + P[O_CLS + 16 * s + _lob(t)]]), s)
+                if _pcnt(inh & km) > 1:
                     return np.uint64(0)
                 t &= ~km
             above = other >> (r + 1)
             if above != 0:
-                cand &= (1 << (r + 1 + LOWEST[above])) - 1
+                cand &= (1 << (r + 1 + _lob(above))) - 1
             below = other & ((1 << r) - 1)
             if below != 0:
-                cand &= ~((1 << (HIGHEST[below] + 1)) - 1)
+                cand &= ~((1 << (_hib(below) + 1)) - 1)
     return np.uint64(cand) << np.uint64(16 * s)
 
 
@@ -3544,7 +3581,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                 for s2 in range(4):
                     ln = _lane(hq, s2)
                     if ln != 0:
-                        c = 16 * s2 + LOWEST[ln]
+                        c = 16 * s2 + _lob(ln)
                 tbuf[base + i] = c
                 tp += pts[c]
                 tmask |= _bit(c)
@@ -3912,9 +3949,9 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             sk = _lane(skipped, s)
             ip = _lane(inplay, s)
             while sk != 0:
-                r = HIGHEST[sk]
+                r = _hib(sk)
                 sk ^= 1 << r
-                r2 = LOWEST[ip >> (r + 1)] + r + 1
+                r2 = _lob(ip >> (r + 1)) + r + 1
                 if (rel >> np.uint64(16 * s + r2)) & np.uint64(1):
                     rel |= _bit(16 * s + r)
     relbuf[ply] = rel

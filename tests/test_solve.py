@@ -1179,3 +1179,28 @@ def test_quick_tricks_skip_only_entries_that_count_the_same() -> None:
         assert (int(on[0]), int(on[1])) == (int(off[0]), int(off[1])), (k, on, off)
         tried += 1
     assert tried == 2500
+
+
+def test_bit_scans_and_counts_match_python() -> None:
+    """The kernels' bit intrinsics (highest / lowest set bit, -1 for none; set-bit
+    count) on every 16-bit lane and on wide values, signed and unsigned."""
+    from numba import njit
+
+    from solvers import tricks as K
+
+    @njit(cache=False)
+    def scan(xs, out):
+        for i in range(xs.shape[0]):
+            out[i, 0] = K._hib(xs[i])
+            out[i, 1] = K._lob(xs[i])
+            out[i, 2] = K._pcnt(xs[i])
+
+    rng = np.random.default_rng(5)
+    wide = [int(x) for x in rng.integers(1, 1 << 62, 500)] + [1 << 62, (1 << 63) - 1]
+    for xs in (np.arange(1 << 16, dtype=np.int64), np.array(wide, dtype=np.int64),
+               np.array(wide + [1 << 63, (1 << 64) - 1], dtype=np.uint64)):
+        out = np.zeros((len(xs), 3), np.int64)
+        scan(xs, out)
+        want = [(int(x).bit_length() - 1, (int(x) & -int(x)).bit_length() - 1,
+                 bin(int(x)).count("1")) for x in xs]
+        assert [tuple(r) for r in out.tolist()] == want
