@@ -103,6 +103,7 @@ that is by chance) those copies ran six times slower, the whole search twice
 import numpy as np
 from llvmlite import ir as llir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
@@ -356,6 +357,68 @@ def _byte_tables():
 
 
 PEXT8, SPREAD8 = _byte_tables()
+
+
+def _bmi2() -> bool:
+    """Does the code numba builds here have x86 ``pext`` / ``pdep`` (BMI2)? Only where it
+    compiles for this very CPU (no ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES``)."""
+    try:
+        import llvmlite.binding as llb
+        from numba.core import config
+        if config.CPU_NAME or config.CPU_FEATURES:
+            return False
+        return bool(llb.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # pragma: no cover - another platform or numba
+        return False
+
+
+HAS_BMI2 = _bmi2()
+
+
+def _x86_bmi2(name):
+    def typer(typingctx, x, m):
+        if not (isinstance(x, types.Integer) and isinstance(m, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            fnty = llir.FunctionType(_I64, [_I64, _I64])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+            return builder.call(fn, [_as_i64(builder, x, args[0]),
+                                     _as_i64(builder, m, args[1])])
+        return types.uint64(x, m), codegen
+    return typer
+
+
+_pext = intrinsic(_x86_bmi2("llvm.x86.bmi.pext.64"))
+_pdep = intrinsic(_x86_bmi2("llvm.x86.bmi.pdep.64"))
+
+
+@njit(**NUMBA_OPTS)
+def _owner_code_tables(ln, o0, o1):
+    """The owner code of a suit (``_make_key``): its cards in play (lane ``ln``) from the
+    lowest up, 2 bits each, bit 0 from lane ``o0``, bit 1 from lane ``o1``; by byte
+    tables (x86 ``pext`` on a byte)."""
+    mlo = ln & 255
+    mhi = ln >> 8
+    sh0 = _pcnt(mlo)
+    p0 = np.uint64(PEXT8[(mlo << 8) | (o0 & 255)]) | \
+        (np.uint64(PEXT8[(mhi << 8) | (o0 >> 8)]) << np.uint64(sh0))
+    p1 = np.uint64(PEXT8[(mlo << 8) | (o1 & 255)]) | \
+        (np.uint64(PEXT8[(mhi << 8) | (o1 >> 8)]) << np.uint64(sh0))
+    return SPREAD8[p0 & np.uint64(255)] | (SPREAD8[p0 >> np.uint64(8)] << np.uint64(16)) | \
+        ((SPREAD8[p1 & np.uint64(255)] | (SPREAD8[p1 >> np.uint64(8)] << np.uint64(16)))
+         << np.uint64(1))
+
+
+@njit(**NUMBA_OPTS)
+def _owner_code_bmi2(ln, o0, o1):
+    """``_owner_code_tables`` by the CPU's ``pext`` / ``pdep`` (BMI2)."""
+    return _pdep(_pext(o0, ln), np.uint64(0x5555555555555555)) | \
+        _pdep(_pext(o1, ln), np.uint64(0xAAAAAAAAAAAAAAAA))
+
+
+# (numba binds a global when it compiles its caller: one of the two, for this CPU)
+_owner_code = _owner_code_bmi2 if HAS_BMI2 else _owner_code_tables
 
 
 @njit(**NUMBA_OPTS)
@@ -2270,19 +2333,10 @@ def _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, row):
         l3 = _lane(hands[3], s)
         ln = _lane(hands[0], s) | l1 | l2 | l3
         # owner of each card, 2 bits a card from the suit's lowest card in play up:
-        # bit 0 = held by seat 1 or 3, bit 1 = by seat 2 or 3 (x86 pext by byte tables)
+        # bit 0 = held by seat 1 or 3, bit 1 = by seat 2 or 3
         o0 = l1 | l3
         o1 = l2 | l3
-        mlo = ln & 255
-        mhi = ln >> 8
-        sh0 = _pcnt(mlo)
-        p0 = np.uint64(PEXT8[(mlo << 8) | (o0 & 255)]) | \
-            (np.uint64(PEXT8[(mhi << 8) | (o0 >> 8)]) << np.uint64(sh0))
-        p1 = np.uint64(PEXT8[(mlo << 8) | (o1 & 255)]) | \
-            (np.uint64(PEXT8[(mhi << 8) | (o1 >> 8)]) << np.uint64(sh0))
-        code = SPREAD8[p0 & np.uint64(255)] | (SPREAD8[p0 >> np.uint64(8)] << np.uint64(16)) | \
-            ((SPREAD8[p1 & np.uint64(255)] | (SPREAD8[p1 >> np.uint64(8)] << np.uint64(16)))
-             << np.uint64(1))
+        code = _owner_code(np.int64(ln), np.int64(o0), np.int64(o1))
         cmask = np.uint64(0)
         if 0 < cb <= 4:
             # the owners of the cards of every class but the suit's most common one are
@@ -3092,6 +3146,16 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     for s in range(4):
         ln = _lane(legal, s)
         ip = _lane(inplay, s)
+        if HAS_BMI2 and P[P_CBITS] == 0:
+            # (every card of one class) the same by bit operations: the legal cards
+            # packed in the order of the cards in play, each one followed by another
+            # legal card left out
+            if ln != 0:
+                lc = _pext(ln, ip)
+                sk = _pdep(lc & (lc >> np.uint64(1)), ip)
+                skipped |= sk << np.uint64(16 * s)
+                moves |= (np.uint64(ln) & ~sk) << np.uint64(16 * s)
+            continue
         while ln != 0:
             r = _lob(ln)
             bit = 1 << r

@@ -1204,3 +1204,63 @@ def test_bit_scans_and_counts_match_python() -> None:
         want = [(int(x).bit_length() - 1, (int(x) & -int(x)).bit_length() - 1,
                  bin(int(x)).count("1")) for x in xs]
         assert [tuple(r) for r in out.tolist()] == want
+
+
+def test_owner_codes_and_runs_by_bmi2_match_the_tables() -> None:
+    """Where the CPU has pext / pdep (BMI2), the key's owner codes and the move order's
+    runs of equivalent cards use them; both must say what the byte tables and the plain
+    rule say (on a CPU without BMI2 only the tables are checked)."""
+    from numba import njit
+
+    from solvers import tricks as K
+
+    rng = np.random.default_rng(9)
+    cases = []
+    for _ in range(3000):
+        ip = int(rng.integers(0, 1 << 13))
+        o0 = ip & int(rng.integers(0, 1 << 13))
+        o1 = ip & int(rng.integers(0, 1 << 13))
+        ln = ip & int(rng.integers(0, 1 << 13))
+        cases.append((ip, o0, o1, ln))
+    arr = np.array(cases, dtype=np.int64)
+
+    def ref_code(ip, o0, o1):
+        code, i = 0, 0
+        for r in range(16):
+            if ip >> r & 1:
+                code |= (o0 >> r & 1) << (2 * i) | (o1 >> r & 1) << (2 * i + 1)
+                i += 1
+        return code
+
+    def ref_skipped(ln, ip):
+        out = 0
+        for r in range(16):
+            if ln >> r & 1:
+                higher = ip & ~((1 << (r + 1)) - 1)
+                if higher and ln >> ((higher & -higher).bit_length() - 1) & 1:
+                    out |= 1 << r
+        return out
+
+    @njit(cache=False)
+    def tables(a, out):
+        for i in range(a.shape[0]):
+            out[i] = K._owner_code_tables(a[i, 0], a[i, 1], a[i, 2])
+
+    out = np.zeros(len(arr), np.uint64)
+    tables(arr, out)
+    want = [ref_code(ip, o0, o1) for ip, o0, o1, _ in cases]
+    assert [int(x) for x in out] == want
+    if not K.HAS_BMI2:
+        return
+
+    @njit(cache=False)
+    def bmi2(a, out, sk):
+        for i in range(a.shape[0]):
+            out[i] = K._owner_code_bmi2(a[i, 0], a[i, 1], a[i, 2])
+            lc = K._pext(a[i, 3], a[i, 0])
+            sk[i] = K._pdep(lc & (lc >> np.uint64(1)), a[i, 0])
+
+    sk = np.zeros(len(arr), np.uint64)
+    bmi2(arr, out, sk)
+    assert [int(x) for x in out] == want
+    assert [int(x) for x in sk] == [ref_skipped(ln, ip) for ip, _, _, ln in cases]
