@@ -2480,6 +2480,15 @@ def _prefix_cards(hands, lens4):
     for s in range(4):
         k = (lens4 >> (4 * s)) & 15
         ln = _lane(rem, s)
+        if HAS_BMI2:
+            # (the top k of the suit's n cards: k ones deposited at its top positions)
+            if k > 0:
+                n = _pcnt(ln)
+                if k > n:
+                    k = n
+                top = ((np.uint64(1) << np.uint64(k)) - np.uint64(1)) << np.uint64(n - k)
+                out |= _pdep(top, ln) << np.uint64(16 * s)
+            continue
         while k > 0 and ln != 0:
             r = _hib(ln)
             out |= _bit(16 * s + r)
@@ -2911,6 +2920,11 @@ def _predict(hands, p, nt, led, cur, win, est, P, scoring):
 def _runs(lq, ip):
     """Runs of the cards ``lq`` among the cards in play ``ip`` of a suit (cards with no
     other card in play between them form one run)."""
+    if HAS_BMI2:
+        # the cards packed in the order of the cards in play: a run starts at each card
+        # whose lower neighbour is not one
+        c = _pext(lq, ip)
+        return _pcnt(c & ~(c << np.uint64(1)))
     r = 0
     prev = 0
     x = ip

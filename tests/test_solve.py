@@ -1250,6 +1250,28 @@ def test_owner_codes_and_runs_by_bmi2_match_the_tables() -> None:
     tables(arr, out)
     want = [ref_code(ip, o0, o1) for ip, o0, o1, _ in cases]
     assert [int(x) for x in out] == want
+    # the runs of a holding among the cards in play, and the top cards of each suit
+    # (BMI2 or not, whichever this CPU compiled)
+    for ip, o0, _, _ in cases[:500]:
+        runs, prev = 0, False
+        for r in range(16):
+            if ip >> r & 1:  # the cards in play, from the lowest up
+                mine = bool(o0 >> r & 1)
+                runs += mine and not prev
+                prev = mine
+        assert K._runs(np.int64(o0), np.int64(ip)) == runs
+    for _ in range(500):
+        hands = np.array([int(x) for x in rng.integers(0, 1 << 62, 4)], np.uint64) & \
+            np.uint64(0x1FFF1FFF1FFF1FFF)
+        k = [int(x) for x in rng.integers(0, 15, 4)]
+        lens4 = k[0] | k[1] << 4 | k[2] << 8 | k[3] << 12
+        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
+        want_top = 0
+        for s in range(4):
+            ranks = [r for r in range(16) if rem >> (16 * s + r) & 1][::-1][:k[s]]
+            for r in ranks:
+                want_top |= 1 << (16 * s + r)
+        assert int(K._prefix_cards(hands, np.int64(lens4))) == want_top
     if not K.HAS_BMI2:
         return
 
