@@ -367,6 +367,8 @@ def _bmi2() -> bool:
         from numba.core import config
         if config.CPU_NAME or config.CPU_FEATURES:
             return False
+        if llb.get_host_cpu_name() in ("znver1", "znver2"):
+            return False  # (AMD Zen 1-2 run pext / pdep in microcode, slower than tables)
         return bool(llb.get_host_cpu_features().get("bmi2", False))
     except Exception:  # pragma: no cover - another platform or numba
         return False
