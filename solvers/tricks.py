@@ -301,40 +301,27 @@ _I64 = llir.IntType(64)
 _FALSE = llir.Constant(llir.IntType(1), 0)
 
 
-@intrinsic
-def _hib(typingctx, x):
-    """Index of the highest set bit of the integer ``x`` (-1 for 0)."""
-    if not isinstance(x, types.Integer):
-        return None
+def _bit_op(name, emit, doc):
+    """An intrinsic ``int64 name(x)`` for any integer ``x`` (widened to 64 bits), its
+    code ``emit(builder, v)``."""
+    def typer(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
 
-    def codegen(context, builder, signature, args):
-        v = _as_i64(builder, x, args[0])
-        return builder.sub(llir.Constant(_I64, 63), builder.ctlz(v, _FALSE))
-    return types.int64(x), codegen
-
-
-@intrinsic
-def _lob(typingctx, x):
-    """Index of the lowest set bit of the integer ``x`` (-1 for 0)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        v = _as_i64(builder, x, args[0])
-        zero = builder.icmp_unsigned("==", v, llir.Constant(_I64, 0))
-        return builder.select(zero, llir.Constant(_I64, -1), builder.cttz(v, _FALSE))
-    return types.int64(x), codegen
+        def codegen(context, builder, signature, args):
+            return emit(builder, _as_i64(builder, x, args[0]))
+        return types.int64(x), codegen
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def _pcnt(typingctx, x):
-    """Number of set bits of the integer ``x``."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(_as_i64(builder, x, args[0]))
-    return types.int64(x), codegen
+_hib = _bit_op("_hib", lambda b, v: b.sub(llir.Constant(_I64, 63), b.ctlz(v, _FALSE)),
+               "Index of the highest set bit of the integer ``x`` (-1 for 0).")
+_lob = _bit_op("_lob", lambda b, v: b.select(b.icmp_unsigned("==", v, llir.Constant(_I64, 0)),
+                                             llir.Constant(_I64, -1), b.cttz(v, _FALSE)),
+               "Index of the lowest set bit of the integer ``x`` (-1 for 0).")
+_pcnt = _bit_op("_pcnt", lambda b, v: b.ctpop(v), "Number of set bits of the integer ``x``.")
 
 
 def _byte_tables():
@@ -378,6 +365,7 @@ HAS_BMI2 = _bmi2()
 
 
 def _x86_bmi2(name):
+    """An intrinsic ``uint64 f(x, m)`` calling the x86 BMI2 instruction ``name``."""
     def typer(typingctx, x, m):
         if not (isinstance(x, types.Integer) and isinstance(m, types.Integer)):
             return None
@@ -388,6 +376,7 @@ def _x86_bmi2(name):
             return builder.call(fn, [_as_i64(builder, x, args[0]),
                                      _as_i64(builder, m, args[1])])
         return types.uint64(x, m), codegen
+    typer.__name__ = typer.__qualname__ = name.rsplit(".", 2)[-2]
     return typer
 
 
