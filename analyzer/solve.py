@@ -307,7 +307,18 @@ class _Problem:
         for x in w:
             wscale = lcm(wscale, x.denominator)
         self.wscale = wscale
-        self.w = np.array([int(x * wscale) for x in w], dtype=np.int64)
+        wints = [int(x * wscale) for x in w]
+        cc = self.cc
+        # every value the search adds up is at most the weights (summed) times the points
+        # in play (bonuses replace them, at most doubling the range): refuse what int64
+        # cannot hold rather than let the arithmetic wrap
+        mag = int(np.abs(cc.pts).sum()) + int(np.abs(cc.tpl).sum()) + sum(
+            abs(int(b * cc.scale)) for b in (cc.bonus_tricks, cc.bonus_cards, cc.ravage)
+            if b is not None)
+        if sum(abs(x) for x in wints) * (2 * mag + 1) >= 1 << 62:
+            raise BarbuError("weights too large: the objective's values would not fit in "
+                             "64-bit integers")
+        self.w = np.array(wints, dtype=np.int64)
         self.leader = lead
         self.tl = game.n_tricks
         self.nt = len(game.trick)

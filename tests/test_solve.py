@@ -1286,3 +1286,14 @@ def test_owner_codes_and_runs_by_bmi2_match_the_tables() -> None:
     bmi2(arr, out, sk)
     assert [int(x) for x in out] == want
     assert [int(x) for x in sk] == [ref_skipped(ln, ip) for ip, _, _, ln in cases]
+
+
+def test_weights_too_large_for_int64_are_refused() -> None:
+    """An objective whose values cannot fit the kernels' 64-bit integers is an error,
+    never a wrapped (silently wrong) number."""
+    deal = random_deal(1, 52, 3)
+    with pytest.raises(BarbuError, match="weights too large"):
+        solve(deal, "tournament", "no-queens", leader=0, weights=[10 ** 17, 1, 0, 0],
+              maximizers=[0])
+    solve(deal, "tournament", "no-queens", leader=0, weights=[10 ** 9, 1, 0, 0],
+          maximizers=[0])
