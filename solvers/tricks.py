@@ -326,21 +326,21 @@ _pcnt = _bit_op("_pcnt", lambda b, v: b.ctpop(v), "Number of set bits of the int
 
 def _byte_tables():
     """``PEXT8[m << 8 | x]``: the bits of byte ``x`` selected by byte ``m``, packed low
-    (x86 ``pext`` on one byte); ``SPREAD8[x]``: bit i of byte ``x`` moved to bit 2 i."""
-    pext = np.zeros(65536, dtype=np.uint16)
+    (x86 ``pext`` on one byte); ``SPREAD8[x]``: bit i of byte ``x`` moved to bit 2 i.
+    (Built with numpy: a Python loop took 37 ms of every process's start.)"""
+    m = np.arange(256, dtype=np.int64)[:, None]
+    x = np.arange(256, dtype=np.int64)[None, :]
+    v = np.zeros((256, 256), dtype=np.int64)
+    j = np.zeros((256, 1), dtype=np.int64)
+    for i in range(8):
+        sel = (m >> i) & 1
+        v |= sel * (((x >> i) & 1) << j)
+        j = j + sel
+    xs = np.arange(256, dtype=np.uint64)
     spread = np.zeros(256, dtype=np.uint64)
-    for m in range(256):
-        for x in range(256):
-            v = 0
-            j = 0
-            for i in range(8):
-                if m >> i & 1:
-                    v |= (x >> i & 1) << j
-                    j += 1
-            pext[m << 8 | x] = v
-    for x in range(256):
-        spread[x] = sum((x >> i & 1) << (2 * i) for i in range(8))
-    return pext, spread
+    for i in range(8):
+        spread |= ((xs >> np.uint64(i)) & np.uint64(1)) << np.uint64(2 * i)
+    return v.reshape(65536).astype(np.uint16), spread
 
 
 PEXT8, SPREAD8 = _byte_tables()
