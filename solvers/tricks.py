@@ -213,7 +213,7 @@ KEEP_W = 16          # a paranoid defender's scoring card played to a trick no w
                      # seat wins: less by this much a point (kept for the declarer's tricks)
 DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
-TT_FIRST_TL = 4       # notrump: from this many tricks left, the table before the quick tricks
+TT_FIRST_TL = 4       # from this many tricks left, the table before the bounds (not everywhere)
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
                      # the trick is played out as predicted after his card (``_la_trick``)
 REPLY = True         # notrump: the side not on lead wins any lead and then cashes
@@ -3714,14 +3714,16 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
             relbuf[ply] = rel1
             return w[win] * tp + adj >= needed
-        # in notrump the table first (from TT_FIRST_TL tricks left): the bounds below are
-        # then mostly the quick tricks, whose work an entry that decides saves (bridge
-        # notrump x0.92-0.98 CPU; nearer the end the quick tricks' narrower keys save more
-        # nodes than that; BENCHMARKS.md, forty-sixth session); with trumps and in the
-        # paranoid negative contracts the bounds first (the table first: Trumps +15% nodes,
-        # x1.06 CPU; No Tricks +15% nodes, thirty-first session)
+        # from TT_FIRST_TL tricks left the table first: an entry that decides saves the
+        # bounds' work below (bridge notrump's quick tricks x0.92-0.98 CPU, the paranoid
+        # declarer's _neg_bounds in No Queens, No Hearts and No King x0.92-0.95; nearer
+        # the end the bounds' narrower keys save more nodes than the lookup saves time;
+        # BENCHMARKS.md, forty-sixth session). The bounds first with trumps outside the
+        # paranoid negative shape (the table first: Trumps +15% nodes, x1.06 CPU) and
+        # where the declarer's exits and lower bounds apply (No Tricks: +4% nodes)
         tt_on = P[P_USE_TT] != 0 and only < 0 and tl > 1
-        tt_first = tt_on and P[P_NEG] == 0 and P[P_TRUMP] < 0 and tl >= TT_FIRST_TL
+        tt_first = tt_on and tl >= TT_FIRST_TL and (
+            P[P_TRUMP] < 0 if P[P_NEG] == 0 else tl > P[P_NEG_UNI])
         if tt_first:
             tres, h, first, trel = _tt_lookup(hands, leader, tl, needed, st_t, st_c, rcnt, P,
                                               ttk, tte, ttd, kbuf, stats)
