@@ -84,7 +84,9 @@ Speed-ups, after Bo Haglund's description of DDS:
   lengths, that fixes how many cards of each class each hand holds). Any position that agrees on those shares the entry: cards below
   are interchangeable small cards (the DDS "winning ranks" idea, with relative ranks).
   Groups are unbounded, so general entries never crowd each other out; when the entry
-  pool is three-quarters full the table starts afresh.
+  pool is three-quarters full the table starts afresh. From ``TT_FIRST_TL`` tricks left
+  a trick start looks the table up before it computes the bounds (in notrump, and where
+  the paranoid declarer's ``_neg_bounds`` run): an entry that decides saves their work.
 
 Mid-trick positions are searched directly; whole-hand bonuses and Ravage City use a
 little path state (sole taker of the tricks, sole taker of the scoring cards, cards of
