@@ -215,7 +215,7 @@ KEEP_W = 16          # a paranoid defender's scoring card played to a trick no w
                      # seat wins: less by this much a point (kept for the declarer's tricks)
 DSH_W = 48           # No Tricks, the declarer's lead: weight of each card he holds in the suit
 BSH_W = 48           # No Tricks, a bet's other seat leading: weight of each card he holds
-TT_FIRST_TL = 4       # from this many tricks left, the table before the bounds (not everywhere)
+TT_FIRST_TL = 4      # from this many tricks left, the table before the bounds (not everywhere)
 LA_W = 48            # notrump ordering: weight of each sure trick the mover's side has once
                      # the trick is played out as predicted after his card (``_la_trick``)
 REPLY = True         # notrump: the side not on lead wins any lead and then cashes
@@ -3718,8 +3718,9 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             return w[win] * tp + adj >= needed
         # from TT_FIRST_TL tricks left the table first: an entry that decides saves the
         # bounds' work below (bridge notrump's quick tricks x0.92-0.98 CPU, the paranoid
-        # declarer's _neg_bounds in No Queens, No Hearts and No King x0.92-0.95; nearer
-        # the end the bounds' narrower keys save more nodes than the lookup saves time;
+        # declarer's _neg_bounds in No Queens, No Hearts, No King and No Last Two
+        # x0.92-0.96; nearer the end the bounds' narrower keys save more nodes than the
+        # lookup saves time;
         # BENCHMARKS.md, forty-sixth session). The bounds first with trumps outside the
         # paranoid negative shape (the table first: Trumps +15% nodes, x1.06 CPU) and
         # where the declarer's exits and lower bounds apply (No Tricks: +4% nodes)
