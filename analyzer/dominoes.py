@@ -255,8 +255,11 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     if isinstance(layout, str):
         layout = parse_layout(layout, rules.deck, ace=c.ace)
     outs = [int(Seat.parse(s) if isinstance(s, str) else s) for s in out]
-    if len(set(outs)) != len(outs) or not set(outs) <= set(range(4)):
+    if not set(outs) <= set(range(4)):
         raise BarbuError(f"bad list of seats already out: {list(out)!r}")
+    if len(set(outs)) != len(outs):
+        names = "".join("NESW"[s] for s in outs)
+        raise BarbuError(f"bad list of seats already out {names!r}: a seat is named twice")
     if start_rank is None and c.start == "first-card" and layout is not None and any(
             run is not None for run in layout):
         start_rank = _infer_start(rules, c, layout)

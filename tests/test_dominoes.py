@@ -343,6 +343,7 @@ def test_first_card_start_inferred_from_layout() -> None:
     ("fr-52", dict(start_rank="5", seat=0, weights=[1, 0, 0, 0], maximizers=[0]),
      "not both"),
     ("fr-52", dict(start_rank="5", out=[0]), "still holds cards"),
+    ("fr-52", dict(start_rank="5", out="NN"), "'NN': a seat is named twice"),
 ])
 def test_errors_are_one_line(rules: str, kw: dict, msg: str) -> None:
     r = load_rules(rules)
