@@ -109,6 +109,26 @@ def test_rows_are_the_solvers_values(serial):
     # brackets: the declarer's best option vs each opponent, low <= high
     assert b.height == 12 * 3
     assert (b["low"] <= b["high"]).all()
+    # ... and the two ends of each bet as the solvers give them: low the declarer's end
+    # (e_X - e_Y, X maximising), high minus the opponent's (e_Y - e_X, Y maximising)
+    for row in b.iter_rows(named=True):
+        i, x, y = row["deal"], "NESW".index(row["declarer"]), "NESW".index(row["opponent"])
+        deal = S.deal_for(CHEAP["seed"], i, 32)
+        mine = v.filter((pl.col("deal") == i) & (pl.col("declarer") == row["declarer"]))
+        best = max(Fraction(n, q) for n, q in zip(mine["value_num"], mine["value_den"]))
+        opt = mine.filter((pl.col("contract") == row["contract"])
+                          & pl.col("rank").eq_missing(row["rank"]))
+        assert Fraction(opt["value_num"][0], opt["value_den"][0]) == best
+        w = [0, 0, 0, 0]
+        w[x], w[y] = 1, -1
+        if row["contract"] == "dominoes":
+            kw = dict(first=x, start_rank=row["rank"])
+            end = lambda ws, m: solve_dominoes(deal, r, "dominoes", weights=ws,  # noqa: E731
+                                               maximizers=[m], **kw)
+        else:
+            end = lambda ws, m: solve(deal, r, row["contract"], trump=row["trump"],  # noqa: E731
+                                      leader=x, weights=ws, maximizers=[m])
+        assert (row["low"], row["high"]) == (float(end(w, x)), float(-end([-c for c in w], y)))
     assert info["progress"] == [(0, 3), (1, 3), (2, 3), (3, 3)]
     assert info["summary"]["rows"]["deals"] == 3
     assert S.read_manifest(out)["complete"] is True
