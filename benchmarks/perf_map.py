@@ -56,6 +56,9 @@ def main() -> None:
                          "bridge:DEALS (bench_solve.py's part (a) deals, e.g. bridge:0-29), or "
                          "CONTRACT:DEALS, e.g. no-queens:0-2: the README hand's seed-1 "
                          "advisor deals (North's guaranteed value, North leads)")
+    ap.add_argument("--bet", default="",
+                    help="with CONTRACT:DEALS, a doubling-bracket solve instead of North's "
+                         "value: OPP:END as in levels.py, e.g. S:S or E:N")
     ap.add_argument("--dump", default="_node",
                     help="comma-separated name prefixes whose code to dump to /tmp")
     a = ap.parse_args()
@@ -94,10 +97,17 @@ def main() -> None:
         deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
         seeds = [deals[i] for i in idx]
 
+        from levels import bet_objective
+
+        wm = bet_objective(a.bet) if a.bet else None
+        if a.bet and wm is None:
+            sys.exit("perf_map: --bet OPP:END with OPP one of E, S, W and END N or OPP")
+
         def job(i: int) -> None:
-            _Problem(seeds[i], rules, cid, trump=None, weights=None, maximizers=None,
-                     trick=(), whole_hand=None, tt_bits=None, node_limit=None, leader=0,
-                     seat=0, side=None).run()
+            _Problem(seeds[i], rules, cid, trump=None, weights=wm[0] if wm else None,
+                     maximizers=[wm[1]] if wm else None, trick=(), whole_hand=None,
+                     tt_bits=None, node_limit=None, leader=0, seat=None if wm else 0,
+                     side=None).run()
     else:
         name = "notrump" if a.workload == "notrump" else "no-tricks-10"
         seeds = list(SOLVE_SEEDS[name])
