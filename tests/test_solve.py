@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer.cards import card_bit, random_deal
+from analyzer.cards import card_bit, parse_deal, random_deal
 from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError
 from analyzer.rules import load_rules
@@ -225,7 +225,9 @@ def _check_golden(cases: list[dict]) -> None:
 
 
 def test_golden_sample() -> None:
-    """Every 10th stored 6-8-card position (tests/golden/make_tricks_golden.py)."""
+    """Every 10th stored 6-8-card position (tests/golden/make_tricks_golden.py): a
+    regression check against values an earlier, oracle-checked solver gave; the
+    brute-force oracle tests above are the independent check."""
     _check_golden(_golden_cases()[::10])
 
 
@@ -1295,5 +1297,9 @@ def test_weights_too_large_for_int64_are_refused() -> None:
     with pytest.raises(BarbuError, match="weights too large"):
         solve(deal, "tournament", "no-queens", leader=0, weights=[10 ** 17, 1, 0, 0],
               maximizers=[0])
-    solve(deal, "tournament", "no-queens", leader=0, weights=[10 ** 9, 1, 0, 0],
-          maximizers=[0])
+    # a large weight that fits is exact: N holds three aces and takes every trick
+    aces = parse_deal("N:A.A.A. 2.2.2. 3.3.3. 4.4.4.")
+    w = [10 ** 9, 1, 0, 0]
+    got = solve(aces, "tournament", "no-tricks", leader=0, weights=w, maximizers=[0])
+    game = TrickGame(load_rules("tournament"), "no-tricks", aces.hands, 0)
+    assert got == brute_value(game, w, [0]) == -6 * 10 ** 9
