@@ -58,7 +58,7 @@ import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_card, card_name, format_hand, parse_hand
 from analyzer.errors import BarbuError, check_whole
-from analyzer.rules import Contract, Rules, load_rules
+from analyzer.rules import BUILTIN_PRESETS, Contract, Rules, load_rules, same_game_as_builtin
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
@@ -695,7 +695,11 @@ def load_future_values(rules: Rules) -> dict[str, Any] | None:
 
     Its ``"subsets"`` map a comma-joined sorted set of contract ids to ``F(S)``, the
     expected total of the best order for those contracts on ``|S|`` random future hands.
+    Only for the built-in preset it was made with: rules that merely carry its name (an
+    edited copy of the file) get None, since their values differ.
     """
+    if not same_game_as_builtin(rules):
+        return None
     try:
         p = resources.files("data").joinpath("future_values", f"{rules.name}.json")
         if not p.is_file():
@@ -1028,8 +1032,12 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     future: dict[int, float] = {}
     if len(rem) > 1 and not fixed:
         if table is None:
-            notes.append(f"no future-value table for preset {r.name!r}: the advice weighs "
-                         "this hand only, not the contracts kept for later hands")
+            why = (f"these rules differ from the built-in preset {r.name!r} whose name "
+                   "they carry, so its future-value table does not apply"
+                   if r.name in BUILTIN_PRESETS and not same_game_as_builtin(r) else
+                   f"no future-value table for preset {r.name!r}")
+            notes.append(f"{why}: the advice weighs this hand only, not the contracts kept "
+                         "for later hands")
         else:
             for i, o in enumerate(opts):
                 rest = [c for c in rem if c != o.contract.id]

@@ -28,7 +28,7 @@ import os
 import re
 import shutil
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -327,15 +327,35 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     key = (str(path.resolve()), path.stat().st_mtime)
     if key in _CACHE:
         return _CACHE[key]
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise BarbuError(f"rules file {path}: not UTF-8 text") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise BarbuError(f"rules file {path}: not valid TOML ({e})") from None
     rules = parse_rules(data, str(path))
+    if path.parent == user_rules_dir() and spec == path.stem and rules.name != spec:
+        # a saved preset answers to the name it was saved under, not to the one in its
+        # file (an edited copy of a built-in preset keeps the built-in's name there)
+        rules = replace(rules, name=spec)
     rules.raw["__text__"] = text
     _CACHE[key] = rules
     return rules
+
+
+def same_game_as_builtin(rules: Rules) -> bool:
+    """True when ``rules`` is a built-in preset's game: its name is one of them and the
+    deck, match, variants and contracts equal that preset's (descriptions and comments
+    aside). Data made for a built-in preset (the run-of-seven tables) applies only then,
+    not to an edited copy that kept the name."""
+    if rules.name not in BUILTIN_PRESETS:
+        return False
+    b = load_rules(rules.name)
+    return (rules.deck, rules.hands, rules.run, rules.order, rules.match_contracts,
+            rules.variants, rules.contracts) == (b.deck, b.hands, b.run, b.order,
+                                                 b.match_contracts, b.variants, b.contracts)
 
 
 def save_rules(name: str, file: str | Path) -> Path:

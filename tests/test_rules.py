@@ -10,7 +10,7 @@ import pytest
 from analyzer.cards import card_index
 from analyzer.errors import BarbuError
 from analyzer.rules import (BUILTIN_PRESETS, describe, list_presets, load_rules, parse_rules,
-                            save_rules)
+                            same_game_as_builtin, save_rules)
 
 
 @pytest.mark.parametrize("name", BUILTIN_PRESETS)
@@ -93,6 +93,35 @@ def test_save_and_use_by_name(tmp_path, monkeypatch):
     bad.write_text("name = 'x'\ndeck = 52\n[contracts]\n[contracts.a]\nkind = 'tricks'\n")
     with pytest.raises(BarbuError, match="scores nothing"):
         save_rules("bad", bad)
+
+
+def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
+    """A copy of a built-in preset's file, edited but still carrying its name, is a game
+    of its own: the run-of-seven table made for the built-in does not apply to it, and
+    saved under a new name it answers to that name."""
+    from analyzer.advise import load_future_values
+    monkeypatch.setenv("BARBU_HOME", str(tmp_path / "home"))
+    b32 = load_rules("barbu-32")
+    assert same_game_as_builtin(b32) and load_future_values(b32) is not None
+    text = b32.to_toml()
+    assert "trick_points = 2.5" in text
+    f = tmp_path / "my.toml"
+    f.write_text(text.replace("trick_points = 2.5", "trick_points = 100", 1))
+    mine = load_rules(str(f))
+    assert mine.name == "barbu-32" and not same_game_as_builtin(mine)
+    assert load_future_values(mine) is None
+    same = tmp_path / "same.toml"       # the same game, only the description changed
+    same.write_text(text.replace('description = "', 'description = "my copy: ', 1))
+    assert same_game_as_builtin(load_rules(str(same)))
+    save_rules("house2", f)
+    assert load_rules("house2").name == "house2"
+
+
+def test_a_rules_file_that_is_not_text(tmp_path):
+    f = tmp_path / "bin.toml"
+    f.write_bytes(b"\xff\xfe name")
+    with pytest.raises(BarbuError, match="not UTF-8"):
+        load_rules(str(f))
 
 
 def test_memoised_answers_cannot_be_changed_by_a_caller():
