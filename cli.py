@@ -129,10 +129,14 @@ def _solve_batch(path: Path, opts: dict[str, Any], workers: int) -> None:
 
     jobs = read_batch(sys.stdin if str(path) == "-" else path, opts)
     show = sys.stderr.isatty()
+    failed = 0
     with _bar(show, len(jobs), "solving", show_pos=True, show_eta=True) as bar:
         for res in run_batch(jobs, workers):
             bar.update(1)
+            failed += "error" in res
             _emit(res)
+    if failed:
+        raise BarbuError(f"{failed} of {len(jobs)} batch jobs failed (their lines say why)")
 
 
 def _bar(show: bool, length: int, label: str, **kw: Any) -> Any:

@@ -3,7 +3,9 @@
 Each line of a batch file is a PBN deal (the command-line options apply) or a JSON
 object ``{"deal": …, option: value, …}`` whose keys override them; blank lines and lines
 starting with ``#`` are skipped. Results come back in input order, one dict per job; a job
-that fails becomes ``{"line": n, "error": "…"}`` so one bad line does not stop the batch.
+that fails (a line that is not a job, bad options, a search past its node limit) becomes
+``{"line": n, "error": "…"}``, so one bad line does not stop the batch; ``barbu solve
+--batch`` then exits with status 2 once every line is done.
 """
 
 from __future__ import annotations
@@ -24,14 +26,23 @@ def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
         p = Path(source)
         if not p.is_file():
             raise BarbuError(f"batch file not found: {source}")
-        lines = p.read_text(encoding="utf-8").splitlines()
+        try:
+            lines = p.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise BarbuError(f"batch file {source}: not UTF-8 text") from None
     else:
-        lines = source.read().splitlines()
-    jobs = []
+        try:
+            lines = source.read().splitlines()
+        except UnicodeDecodeError:
+            raise BarbuError("the batch on stdin is not UTF-8 text") from None
+    jobs: list[tuple[int, Any]] = []
     for i, line in enumerate(lines, 1):
         t = line.strip()
         if t and not t.startswith("#"):
-            jobs.append((i, parse_batch_line(t, defaults, i)))
+            try:
+                jobs.append((i, parse_batch_line(t, defaults, i)))
+            except BarbuError as e:  # reported as that line's result
+                jobs.append((i, e))
     if not jobs:
         raise BarbuError("the batch holds no job")
     return jobs

@@ -84,6 +84,35 @@ def _num(x: Fraction) -> int | float | str:
     return to_number(x)
 
 
+def _check_types(job: Mapping[str, Any]) -> None:
+    """Each option's value of the type the command line would give it (a batch line's
+    JSON can hold anything): seats, suits and cards as text, flags as true / false."""
+    for k, v in job.items():
+        if v is None:
+            continue
+        if k in ("cards", "all_seats"):
+            ok = isinstance(v, bool)
+            want = "true or false"
+        elif k == "node_limit":
+            ok = isinstance(v, int) and not isinstance(v, bool)
+            want = "a whole number"
+        elif k == "rules":
+            ok = isinstance(v, (str, Rules))
+            want = "a preset name or a rules file"
+        elif k == "rank":
+            ok = isinstance(v, (str, int)) and not isinstance(v, bool)
+            want = "a rank, like 7 or T"
+        elif k in ("trick", "out", "side", "layout"):
+            ok = isinstance(v, str) or (isinstance(v, (list, tuple))
+                                        and all(isinstance(x, str) for x in v))
+            want = "text, or a list of texts"
+        else:
+            ok = isinstance(v, str)
+            want = "text"
+        if not ok:
+            raise BarbuError(f"bad {k} {v!r}: expected {want}")
+
+
 # --------------------------------------------------------------------------- the job
 class Job:
     """A validated solve job (see the module docstring)."""
@@ -95,6 +124,7 @@ class Job:
         if unknown:
             raise BarbuError(f"unknown job option {unknown[0]!r} (expected one of "
                              + ", ".join(JOB_KEYS) + ")")
+        _check_types(job)
         if not job.get("deal"):
             raise BarbuError("no deal given")
         self.rules: Rules = load_rules(job.get("rules"))
@@ -379,9 +409,9 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any], lineno: int) -> dic
         try:
             obj = json.loads(t)
         except json.JSONDecodeError as e:
-            raise BarbuError(f"line {lineno}: bad JSON ({e.msg})") from None
+            raise BarbuError(f"bad JSON ({e.msg})") from None
         if not isinstance(obj, dict):
-            raise BarbuError(f"line {lineno}: a job must be a JSON object")
+            raise BarbuError("a job must be a JSON object")
         job.update(obj)
     else:
         job["deal"] = t
@@ -391,6 +421,8 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any], lineno: int) -> dic
 def batch_worker(item: tuple[int, dict[str, Any]]) -> dict[str, Any]:
     """Solve one batch job; errors become ``{"line": n, "error": message}``."""
     lineno, job = item
+    if isinstance(job, BarbuError):  # the line itself could not be read as a job
+        return {"line": lineno, "error": str(job)}
     try:
         out = solve_job(job)
     except BarbuError as e:

@@ -115,8 +115,14 @@ def test_batch_one_json_line_per_job_in_order(tmp_path):
         "# a comment",
         json.dumps({"deal": ENDGAME, "contract": "nope"}),
     ]))
-    p = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", "2", "--json")
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(f.read_text().splitlines()[:2]) + "\n")
+    p = run("solve", "--batch", str(good), "-c", "no-tricks", "--workers", "2", "--json")
     assert p.returncode == 0, p.stderr
+    # a job that fails is its line's result, the others are solved, and the exit status
+    # says that something failed
+    p = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", "2", "--json")
+    assert p.returncode == 2 and "1 of 3 batch jobs failed" in p.stderr
     lines = [json.loads(x) for x in p.stdout.splitlines()]
     assert [x["line"] for x in lines] == [1, 2, 4]
     assert lines[0]["seat"] == "N" and lines[1]["seat"] == "E"
@@ -124,6 +130,39 @@ def test_batch_one_json_line_per_job_in_order(tmp_path):
     bad = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", "-1")
     assert bad.returncode == 2 and "bad --workers -1" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1 and not bad.stdout
+
+
+def test_batch_lines_of_the_wrong_shape_are_their_own_errors(tmp_path):
+    """A line that is not JSON, or an option of the wrong type (a JSON seat must be a
+    letter, a flag true or false), fails alone: one error line each, no traceback, the
+    good jobs solved."""
+    f = tmp_path / "jobs.txt"
+    f.write_text("\n".join([
+        '{"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "seat": ',
+        json.dumps({"deal": ENDGAME, "trick": 5}),
+        json.dumps({"deal": ENDGAME, "seat": True}),
+        json.dumps({"deal": ENDGAME, "declarer": 2}),
+        json.dumps({"deal": ENDGAME, "cards": "false"}),
+        json.dumps({"deal": ENDGAME, "seat": "E", "side": "NS"}),
+        json.dumps({"deal": ENDGAME, "seat": "S"}),
+    ]))
+    for workers in ("1", "2"):
+        p = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", workers)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        assert "6 of 7 batch jobs failed" in p.stderr
+        out = [json.loads(x) for x in p.stdout.splitlines()]
+        assert [x["line"] for x in out] == list(range(1, 8))
+        errors = [x.get("error", "") for x in out]
+        assert "bad JSON" in errors[0]
+        assert "bad trick 5" in errors[1]
+        assert "bad seat True" in errors[2] and "bad declarer 2" in errors[3]
+        assert "bad cards 'false'" in errors[4]
+        assert "seat E is not in side NS" in errors[5]
+        assert out[6]["seat"] == "S" and out[6]["value"] == _oracle(ENDGAME, "no-tricks", (2,))
+    bin_ = tmp_path / "bin.txt"
+    bin_.write_bytes(b"\xff\xfe")
+    p = run("solve", "--batch", str(bin_))
+    assert p.returncode == 2 and "not UTF-8" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_rules_and_score_commands(tmp_path):
