@@ -334,7 +334,9 @@ def stats(
 @app.command()
 def report(
     data_dir: Path = typer.Argument(..., help="A dataset written by `barbu stats`."),
-    out: Path = typer.Option(Path("report.html"), "--out", "-o", help="Output file."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                       help="Output file (default: report.html, report.md "
+                                            "or report.png, by --format)."),
     fmt: str = typer.Option("html", "--format", "-f", help="html (one self-contained page), md or png."),
 ) -> None:
     """Tables and figures from a `barbu stats` dataset: HTML, Markdown or PNG."""
@@ -342,7 +344,7 @@ def report(
 
     if fmt not in ("html", "md", "png"):
         raise BarbuError(f"bad --format {fmt!r}: expected html, md or png")
-    for p in build_report(data_dir, out, fmt):
+    for p in build_report(data_dir, out if out is not None else Path(f"report.{fmt}"), fmt):
         typer.echo(str(p))
 
 

@@ -262,7 +262,9 @@ class Job:
         res["trump"] = None if self.trump is None else "SHDC"[self.trump]
         res["rank"] = None if self.rank is None else RANK_CHARS[self.rank]
         if c.is_dominoes:
-            res["first"] = Seat(self.first_player()).name
+            # (design.md's stable shape names the seat that plays first "leader"; "first"
+            # is kept for the programs that read it)
+            res["leader"] = res["first"] = Seat(self.first_player()).name
             if self.layout:
                 res["layout"] = self.layout if isinstance(self.layout, str) else str(
                     self.layout)

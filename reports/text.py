@@ -38,10 +38,10 @@ def render_solve(res: dict[str, Any]) -> str:
     """Text for one ``solve_job`` result."""
     out = [f"deal      {res['deal']}", f"rules     {res['rules']}",
            f"declarer  {res['declarer']}"]
-    if "leader" in res:
-        out.append(f"leader    {res['leader']}")
-    if "first" in res:
+    if "first" in res:  # Dominoes: the seat that plays first (also its "leader")
         out.append(f"first     {res['first']}")
+    elif "leader" in res:
+        out.append(f"leader    {res['leader']}")
     if "trick" in res:
         out.append(f"trick     {' '.join(res['trick'])}")
     if "layout" in res:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,13 @@ def test_solve_side_and_trick_in_progress():
     t = ok_json("solve", ENDGAME, "-c", "no-tricks", "--trick", "SA,SQ", "--leader", "N")
     assert t["trick"] == ["SA", "SQ"]
     assert t["value"] == _oracle(ENDGAME, "no-tricks", (0,), trick=("SA", "SQ"))
+
+
+def test_dominoes_json_names_the_first_player_leader():
+    deal = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+    d = ok_json("solve", deal, "-r", "barbu-32", "-c", "dominoes", "--rank", "J")
+    assert d["leader"] == d["first"] == "N" and d["seat"] == "N"
+    assert d["rank"] == "J" and isinstance(d["value"], (int, float))
 
 
 def test_table_of_every_contract_on_a_32_card_endgame():
@@ -197,6 +205,13 @@ def test_stats_then_report(tmp_path):
     r = run("report", str(ds), "--out", str(tmp_path / "r.html"))
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "r.html").stat().st_size > 10_000
+    # without --out the file is named by its format
+    md = subprocess.run([sys.executable, "-m", "cli", "report", str(ds), "-f", "md"],
+                        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert md.returncode == 0, md.stderr
+    assert (tmp_path / "report.md").read_text().startswith("#")
+    assert not (tmp_path / "report.html").exists()
     bad = run("report", str(tmp_path / "nothing"), "--out", str(tmp_path / "x.html"))
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
 
