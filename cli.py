@@ -92,7 +92,7 @@ def solve(
                                                   "(about 2 million a second) with an error, "
                                                   "instead of waiting."),
     example: bool = typer.Option(False, "--example", help="Solve the built-in example deal."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON (one object; one line per job with --batch)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (one object); --batch always prints one JSON line per job."),
 ) -> None:
     from analyzer.jobs import solve_job
     from analyzer.samples import example_deal
@@ -251,12 +251,14 @@ def deal_cmd(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (random when omitted)."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset (sets the deck)."),
     length: Optional[int] = typer.Option(None, "--length", help="Cards a hand (an endgame)."),
+    as_json: bool = typer.Option(False, "--json",
+                                 help='One JSON object a line, {"deal": PBN} (a batch job).'),
 ) -> None:
     """Print random deals in PBN, one a line (feed them to `barbu solve --batch -`)."""
     from analyzer.samples import random_deals
 
     for d in random_deals(count, seed, rules, length):
-        typer.echo(d)
+        _emit({"deal": d}) if as_json else typer.echo(d)
 
 
 # ------------------------------------------------------------------------------ score
@@ -338,14 +340,19 @@ def report(
                                        help="Output file (default: report.html, report.md "
                                             "or report.png, by --format)."),
     fmt: str = typer.Option("html", "--format", "-f", help="html (one self-contained page), md or png."),
+    as_json: bool = typer.Option(False, "--json", help='Print {"files": [the files written]}.'),
 ) -> None:
     """Tables and figures from a `barbu stats` dataset: HTML, Markdown or PNG."""
     from reports.html import build_report
 
     if fmt not in ("html", "md", "png"):
         raise BarbuError(f"bad --format {fmt!r}: expected html, md or png")
-    for p in build_report(data_dir, out if out is not None else Path(f"report.{fmt}"), fmt):
-        typer.echo(str(p))
+    files = build_report(data_dir, out if out is not None else Path(f"report.{fmt}"), fmt)
+    if as_json:
+        _emit({"files": [str(p) for p in files]})
+    else:
+        for p in files:
+            typer.echo(str(p))
 
 
 # ------------------------------------------------------------------------------ rules
@@ -374,12 +381,15 @@ def rules_show(name: str = typer.Argument("tournament", help="Preset name or rul
 
 @rules_app.command("save")
 def rules_save(name: str = typer.Argument(..., help="Name to save it under."),
-               file: Path = typer.Argument(..., help="The rules file (TOML) to validate and keep.")) -> None:
+               file: Path = typer.Argument(..., help="The rules file (TOML) to validate and keep."),
+               as_json: bool = typer.Option(False, "--json",
+                                            help='Print {"name": …, "path": …}.')) -> None:
     """Validate a rules file and keep it under NAME, usable everywhere as --rules NAME."""
     from analyzer.rules import save_rules
 
     dest = save_rules(name, file)
-    typer.echo(f"saved {name} to {dest}")
+    _emit({"name": name, "path": str(dest)}) if as_json else typer.echo(
+        f"saved {name} to {dest}")
 
 
 # ------------------------------------------------------------------------------ main

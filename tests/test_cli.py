@@ -191,6 +191,26 @@ def test_deal_command_is_seeded():
     a = run("deal", "--seed", "5", "-n", "3")
     b = run("deal", "--seed", "5", "-n", "3")
     assert a.returncode == 0 and a.stdout == b.stdout and len(a.stdout.splitlines()) == 3
+    j = run("deal", "--seed", "5", "-n", "3", "--json")
+    assert [json.loads(x)["deal"] for x in j.stdout.splitlines()] == a.stdout.splitlines()
+
+
+def test_every_command_that_prints_has_json(tmp_path):
+    """README: every command has --json."""
+    import re
+    top = run("--help").stdout
+    commands = re.findall(r"^\s{2}(\w+)\s", top.split("Commands:")[1], re.M)
+    assert {"solve", "advise", "deal", "score", "stats", "report", "rules"} <= set(commands)
+    for cmd in [c for c in commands if c != "rules"] + ["rules list", "rules show",
+                                                        "rules save"]:
+        assert "--json" in run(*cmd.split(), "--help").stdout, cmd
+    env = {**os.environ, "BARBU_HOME": str(tmp_path / "home")}
+    f = tmp_path / "r.toml"
+    f.write_text(run("rules", "show", "barbu-32").stdout)
+    p = subprocess.run([sys.executable, "-m", "cli", "rules", "save", "mine", str(f), "--json"],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["name"] == "mine"
 
 
 def test_stats_then_report(tmp_path):
@@ -202,8 +222,9 @@ def test_stats_then_report(tmp_path):
     assert summary["deals"] == 2 and summary["rows"]["values"] == 16
     again = run("stats", "--deals", "2", "--seed", "3", "--rules", "barbu-32", "--out", str(ds))
     assert again.returncode == 2 and "--resume" in again.stderr
-    r = run("report", str(ds), "--out", str(tmp_path / "r.html"))
+    r = run("report", str(ds), "--out", str(tmp_path / "r.html"), "--json")
     assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["files"] == [str(tmp_path / "r.html")]
     assert (tmp_path / "r.html").stat().st_size > 10_000
     # without --out the file is named by its format
     md = subprocess.run([sys.executable, "-m", "cli", "report", str(ds), "-f", "md"],
