@@ -166,9 +166,10 @@ ADVISE_HELP = """Which contract should I declare with this hand? Is this double 
 HAND is the declarer's hand in PBN ("AKQ2.JT9.876.543", suits S.H.D.C). The unseen cards
 are dealt to the other three at random (seeded) many times; every option still available
 (each contract, each trump suit, each Dominoes starting rank) is solved double dummy on
-each deal, as the declarer's guaranteed value. Options are ranked by their mean, with the
-noise shown (standard error, 95% interval, chance of being the best); with --remaining
-the value of keeping a contract for a later hand of the run is weighed in. Doubling: per
+each deal, as the declarer's guaranteed value. Options are ranked by their score: the
+mean, plus the expected value of the contracts kept for the later hands of the run (those
+of --remaining, by default all of the preset's; the preset's shipped table), with the
+noise shown (standard error, 95% interval, chance of being the best). Doubling: per
 opponent, the bracket of the bet declarer vs opponent and whether to double / redouble.
 
 Known limit: each sample is solved as if everyone saw every card (strategy fusion), so
@@ -176,9 +177,11 @@ values lean optimistic for whoever benefits from seeing everything.
 
 Speed: a 32-card deal takes well under a second for every option. On 52 cards the
 declarer's guaranteed value in No Tricks, No Queens, No Hearts and No Last Two takes
-seconds to minutes a deal (all seven contracts: 30 s to minutes a deal on 2 cores, with
-rare solves of over 10 minutes); leave them out with --remaining, or let --race stop
-solving the options that are clearly behind (BENCHMARKS.md, "Advisor").
+seconds to minutes a deal, and so do the doubling brackets of those contracts (all seven
+contracts with the brackets: from about 5 s to a few minutes a deal on 2 cores, rare
+solves over 10 minutes); leave them out with --remaining, skip the brackets with
+--doubling none, or let --race stop solving the options that are clearly behind
+(BENCHMARKS.md, "Advisor").
 """
 
 

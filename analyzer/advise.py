@@ -1237,6 +1237,7 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
     if nxt is None:
         return s
     s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
-          + (f" ± {1.96 * rec['margin_stderr']:.2f}" if rec.get("margin_stderr") else ""))
+          + (f" ± {1.96 * rec['margin_stderr']:.2f} at 95%" if rec.get("margin_stderr")
+             else ""))
     s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
     return s

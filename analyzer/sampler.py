@@ -227,8 +227,10 @@ class Sampler:
                     raise BarbuError(f"{Seat(p).name} is known to hold {k} "
                                      f"{'SHDC'[s]} card(s) but may hold at most {hi}")
                 if lo > hi:
+                    why = ("void, yet a minimum length" if s in vd.get(p, ()) else
+                           f"at least {lo} card(s), but a hand holds {n}")
                     raise BarbuError(f"{Seat(p).name}: the constraints on {'SHDC'[s]} "
-                                     "contradict each other (void, yet a minimum length)")
+                                     f"contradict each other ({why})")
                 rng_lo[i][s] = max(0, lo - k)
                 rng_hi[i][s] = min(hi - k, len(self.pool[s]))
         self.lo, self.hi = rng_lo, rng_hi

@@ -132,6 +132,8 @@ def test_void_law_matches_exact_conditional():
     (dict(known={"E": "HA", "W": "HA"}), "two hands"),
     (dict(known={"E": "HA"}, voids={"E": "H"}), "at most 0"),
     (dict(lengths={"E": {"S": (3, 2)}}), "bad length range"),
+    (dict(lengths={"E": {"S": (14, 14)}}), r"at least 14 card\(s\), but a hand holds 13"),
+    (dict(lengths={"E": {"S": (2, 3)}}, voids={"E": "S"}), "void, yet a minimum length"),
     (dict(voids={"N": "S"}), "constrain the other seats"),
 ])
 def test_impossible_constraints_say_why(kw, words):
