@@ -40,7 +40,7 @@ def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
         t = line.strip()
         if t and not t.startswith("#"):
             try:
-                jobs.append((i, parse_batch_line(t, defaults, i)))
+                jobs.append((i, parse_batch_line(t, defaults)))
             except BarbuError as e:  # reported as that line's result
                 jobs.append((i, e))
     if not jobs:

@@ -102,7 +102,7 @@ def _check_types(job: Mapping[str, Any]) -> None:
         elif k == "rank":
             ok = isinstance(v, (str, int)) and not isinstance(v, bool)
             want = "a rank, like 7 or T"
-        elif k in ("trick", "out", "side", "layout"):
+        elif k in ("trick", "out", "side"):
             ok = isinstance(v, str) or (isinstance(v, (list, tuple))
                                         and all(isinstance(x, str) for x in v))
             want = "text, or a list of texts"
@@ -402,7 +402,7 @@ def solve_job(job: Mapping[str, Any],
     return job_.run()
 
 
-def parse_batch_line(line: str, defaults: Mapping[str, Any], lineno: int) -> dict[str, Any]:
+def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
     """A batch line: a PBN deal, or a JSON object ``{"deal": …, option: value, …}``;
     its keys override ``defaults`` (the command-line options)."""
     t = line.strip()
