@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -225,10 +226,23 @@ def _done_chunks(out: Path) -> set[int]:
         if p.name.endswith(".tmp"):
             shutil.rmtree(p, ignore_errors=True)  # a chunk that was being written
             continue
-        if p.is_dir() and p.name.isdigit() and all(
-                (p / f"{t}.parquet").is_file() for t in TABLES):
-            done.add(int(p.name))
+        if p.is_dir() and p.name.isdigit():
+            if all((p / f"{t}.parquet").is_file() for t in TABLES):
+                done.add(int(p.name))
+            else:  # a chunk missing a table cannot be trusted: solved again
+                shutil.rmtree(p, ignore_errors=True)
     return done
+
+
+@contextlib.contextmanager
+def _writing(out: Path) -> Iterator[None]:
+    """File-system errors while writing the dataset as one line (BarbuError)."""
+    try:
+        yield
+    except OSError as e:
+        where = e.filename or out
+        raise BarbuError(f"cannot write the dataset at {where}: "
+                         f"{e.strerror or type(e).__name__}") from None
 
 
 def _rules_hash(rules: Rules) -> str:
@@ -259,6 +273,21 @@ def read_manifest(data_dir: str | Path) -> dict[str, Any]:
     if man.get("version") != FORMAT_VERSION:
         raise BarbuError(f"dataset {data_dir} has layout version {man.get('version')}, "
                          f"this barbu reads version {FORMAT_VERSION}")
+
+    def whole(k: str, lo: int) -> int:
+        v = man.get(k)
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise BarbuError(f"dataset manifest {m}: bad {k} {v!r} (edited by hand?)")
+        return v
+
+    deals, csize, chunks = whole("deals", 1), whole("chunk_size", 1), whole("chunks", 1)
+    whole("seed", 0)
+    if chunks != math.ceil(deals / csize):
+        raise BarbuError(f"dataset manifest {m}: {chunks} chunks of {csize} cannot hold "
+                         f"{deals} deals (edited by hand?)")
+    cs = man.get("contracts")
+    if not isinstance(cs, list) or not cs or not all(isinstance(c, str) for c in cs):
+        raise BarbuError(f"dataset manifest {m}: bad contracts {cs!r} (edited by hand?)")
     return man
 
 
@@ -272,6 +301,9 @@ def load_dataset(data_dir: str | Path, *, complete: bool = False) -> dict[str, p
     p = Path(data_dir)
     man = read_manifest(p)
     done = sorted(_done_chunks_readonly(p))
+    if done and done[-1] >= man["chunks"]:
+        raise BarbuError(f"dataset {data_dir}: chunk {done[-1]} is beyond the manifest's "
+                         f"{man['chunks']} chunks (edited by hand?)")
     if complete and len(done) < man["chunks"]:
         raise BarbuError(f"dataset {data_dir} is incomplete ({len(done)} of "
                          f"{man['chunks']} chunks): finish it with --resume")
@@ -285,12 +317,17 @@ def load_dataset(data_dir: str | Path, *, complete: bool = False) -> dict[str, p
             except Exception as e:  # polars raises several kinds for a bad file
                 msg = str(e).splitlines()[0] if str(e) else type(e).__name__
                 raise BarbuError(f"unreadable dataset file {f}: {msg}") from None
+            try:
+                frames[-1] = frames[-1].select([pl.col(c).cast(v)
+                                                for c, v in SCHEMAS[t].items()])
+            except Exception:
+                raise BarbuError(f"dataset file {f} does not have the documented columns "
+                                 f"of table {t}") from None
+            if t == "deals" and sorted(frames[-1]["deal"].to_list()) != list(range(
+                    k * man["chunk_size"], min(man["deals"], (k + 1) * man["chunk_size"]))):
+                raise BarbuError(f"dataset {data_dir}: chunk {k} does not hold the deals "
+                                 "its manifest gives it (edited by hand?)")
         df = pl.concat(frames, how="vertical") if frames else pl.DataFrame(schema=SCHEMAS[t])
-        try:
-            df = df.select([pl.col(k).cast(v) for k, v in SCHEMAS[t].items()])
-        except Exception:
-            raise BarbuError(f"dataset {data_dir}: table {t} does not have the "
-                             "documented columns") from None
         out[t] = df.sort(SORT_KEYS[t], nulls_last=False)
     return out
 
@@ -489,10 +526,11 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         client, lc = _connect_dask(scheduler, cluster, workers)
     try:
         if man is None:
-            out.mkdir(parents=True, exist_ok=True)
-            man = dict(want, chunk_size=csize, chunks=n_chunks, complete=False,
-                       created=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
-            _write_json(out / MANIFEST, man)
+            with _writing(out):
+                out.mkdir(parents=True, exist_ok=True)
+                man = dict(want, chunk_size=csize, chunks=n_chunks, complete=False,
+                           created=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+                _write_json(out / MANIFEST, man)
         done = _done_chunks(out)
         resumed = len(done)
         tasks = [ChunkTask(k, k * csize, min(deals, (k + 1) * csize), seed, r, cids, brackets)
@@ -511,7 +549,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
                 tasks, n_workers)
         try:
             for task, tables in results:
-                _write_chunk(out, task.chunk, tables)
+                with _writing(out):
+                    _write_chunk(out, task.chunk, tables)
                 done_deals += task.stop - task.start
                 if progress is not None:
                     progress(done_deals, deals)
@@ -522,11 +561,12 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
             client.close()
         if lc is not None:
             lc.close()
+    data = load_dataset(out, complete=True)
     man["complete"] = True
-    _write_json(out / MANIFEST, man)
+    with _writing(out):
+        _write_json(out / MANIFEST, man)
     secs = time.perf_counter() - t0
     solved = sum(t.stop - t.start for t in tasks)
-    data = load_dataset(out, complete=True)
     return {"out": str(out), "rules": r.name, "contracts": list(cids), "seed": seed,
             "deals": deals, "chunks": n_chunks, "chunks_resumed": resumed,
             "chunks_solved": len(tasks), "rows": {t: data[t].height for t in TABLES},

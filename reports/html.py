@@ -274,13 +274,17 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
     out = Path(out_path)
     if out.is_dir():
         raise BarbuError(f"--out {out_path} is a folder: name the report file")
-    out.parent.mkdir(parents=True, exist_ok=True)
     sections, panels = _content(data, man)
-    if fmt == "html":
-        return _write_html(out, man, data, sections, panels)
-    if fmt == "md":
-        return _write_md(out, man, data, sections, panels)
-    return _write_png(out, panels)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if fmt == "html":
+            return _write_html(out, man, data, sections, panels)
+        if fmt == "md":
+            return _write_md(out, man, data, sections, panels)
+        return _write_png(out, panels)
+    except OSError as e:  # a folder that cannot be made or written, a file in the way
+        raise BarbuError(f"cannot write the report at {e.filename or out}: "
+                         f"{e.strerror or type(e).__name__}") from None
 
 
 __all__ = ["build_report", "FORMATS"]

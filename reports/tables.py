@@ -94,7 +94,8 @@ def _agg_mean(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     return (df.group_by(by).agg(
         pl.len().alias("n"),
         pl.col("value").mean().alias("mean"),
-        (pl.col("value").std() / pl.len().sqrt()).fill_null(0.0).alias("stderr"))
+        # (one case: no spread to measure, so no standard error: null, shown as "–")
+        (pl.col("value").std() / pl.len().sqrt()).alias("stderr"))
         .sort(by))
 
 

@@ -80,9 +80,10 @@ def test_best_contract_share_splits_ties():
 
 def test_value_by_trump_length():
     # N: spades (5 long) 10, hearts (1) 5; E: spades (2) 0, hearts (3) 0
+    # (one hand a length: no spread, so no standard error, not a standard error of 0)
     want = pl.DataFrame({"trump_length": [1, 2, 3, 5], "n": [1, 1, 1, 1],
-                         "mean": [5.0, 0.0, 0.0, 10.0], "stderr": [0.0] * 4},
-                        schema_overrides={"n": pl.UInt32})
+                         "mean": [5.0, 0.0, 0.0, 10.0], "stderr": [None] * 4},
+                        schema_overrides={"n": pl.UInt32, "stderr": pl.Float64})
     assert_frame_equal(T.value_by_trump_length(VALUES, _features()), want)
 
 

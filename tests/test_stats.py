@@ -260,6 +260,56 @@ def test_unreadable_dataset(serial, tmp_path):
     assert "\n" not in str(e.value)
 
 
+def test_a_damaged_dataset_is_named_or_repaired(serial, tmp_path):
+    """A chunk missing a table is solved again by --resume (it stayed incomplete
+    forever); a hand-edited manifest, a chunk of the wrong shape, or an output that
+    cannot be written is one line, never a traceback or a silently short dataset."""
+    import json
+    import shutil
+    src = serial[0]
+    m = tmp_path / "missing"
+    shutil.copytree(src, m)
+    (m / "chunks" / "000001" / "brackets.parquet").unlink()
+    s = S.run_stats(m, deals=3, workers=1, resume=True, **CHEAP)
+    assert (s["chunks_resumed"], s["chunks_solved"]) == (2, 1)
+    _same(S.load_dataset(m, complete=True), S.load_dataset(src))
+    for edit, msg in ((dict(chunk_size=0), "bad chunk_size 0"),
+                      (dict(chunk_size="abc"), "bad chunk_size 'abc'"),
+                      (dict(chunks=None), "bad chunks None"),
+                      (dict(contracts=None), "bad contracts None"),
+                      (dict(chunk_size=2, chunks=5), "cannot hold 3 deals"),
+                      (dict(chunk_size=2, chunks=2), "beyond the manifest's 2 chunks")):
+        e = tmp_path / f"edit{len(msg)}"
+        shutil.copytree(src, e)
+        man = json.loads((e / "manifest.json").read_text())
+        man.update(edit)
+        (e / "manifest.json").write_text(json.dumps(man))
+        with pytest.raises(BarbuError, match=msg):
+            S.load_dataset(e)
+        with pytest.raises(BarbuError, match=msg):
+            S.run_stats(e, deals=3, workers=1, resume=True, **CHEAP)
+    short = tmp_path / "short"            # chunks 1-2 gone, the chunk size edited to 2
+    shutil.copytree(src, short)
+    for k in (1, 2):
+        shutil.rmtree(short / "chunks" / f"00000{k}")
+    man = json.loads((short / "manifest.json").read_text())
+    man.update(chunk_size=2, chunks=2, complete=False)
+    (short / "manifest.json").write_text(json.dumps(man))
+    with pytest.raises(BarbuError, match="chunk 0 does not hold the deals"):
+        S.run_stats(short, deals=3, workers=1, resume=True, **CHEAP)
+    assert S.read_manifest(short)["complete"] is False
+    shape = tmp_path / "shape"
+    shutil.copytree(src, shape)
+    shutil.copy(src / "chunks" / "000000" / "deals.parquet",
+                shape / "chunks" / "000001" / "values.parquet")
+    with pytest.raises(BarbuError, match="does not have the documented columns"):
+        S.load_dataset(shape)
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    with pytest.raises(BarbuError, match="cannot write the dataset"):
+        S.run_stats(blocker / "sub", deals=1, workers=1, **CHEAP)
+
+
 def test_unanswering_scheduler_fails_in_one_line(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr(S, "SCHEDULER_TIMEOUT", "1s")
