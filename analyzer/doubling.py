@@ -82,8 +82,11 @@ def to_fraction(x: Any, what: str = "score") -> Fraction:
             raise BarbuError(f"{what} must be a finite number, not {x!r}")
         return Fraction(str(x))
     if isinstance(x, str):
+        t = x.strip().replace("\u2212", "-")
+        if len(t) > 40 or "e" in t.lower():  # (Fraction would build 10**huge for "1e9999")
+            raise BarbuError(f"{what} {x!r} is not a plain number (like -6, 2.5 or 5/2)")
         try:
-            return Fraction(x.strip().replace("\u2212", "-"))
+            return Fraction(t)
         except (ValueError, ZeroDivisionError):
             raise BarbuError(f"{what} {x!r} is not a number") from None
     raise BarbuError(f"{what} must be a number, not {type(x).__name__}")

@@ -24,6 +24,7 @@ lowest" entry with its running totals.
 
 from __future__ import annotations
 
+import itertools
 import os
 import tomllib
 from dataclasses import dataclass
@@ -199,10 +200,21 @@ def possible_raw(rules: Rules, contract: Contract) -> set[Fraction] | None:
         return None
     n = rules.tricks_per_hand
     tp = rules.trick_points(contract)
-    cards = _subset_sums(list(rules.card_points(contract).values()))
+    pts = list(rules.card_points(contract).values())
+    cards = _subset_sums(pts)
     last = _subset_sums(list(rules.last_tricks(contract)))
     base = {tp * t + x for t in range(n + 1) for x in cards}
     out = {b + y for b in base for y in last}
+    # a bonus replaces the score of whoever takes every trick (or every scoring card):
+    # the full penalty itself never appears. (Removed only where nothing else can sum to
+    # it: points all of one sign, and for the tricks' bonus a trick value of its own.)
+    one_sign = all(x < 0 for x in pts) or all(x > 0 for x in pts)
+    full = _normal_total(rules, contract)
+    if contract.all_tricks_score is not None and tp != 0 and one_sign:
+        out.discard(full)
+    if contract.all_cards_score is not None and pts and one_sign and tp == 0 \
+            and not rules.last_tricks(contract):
+        out.discard(full)
     for bonus in (contract.all_tricks_score, contract.all_cards_score):
         if bonus is not None:
             out.add(bonus)
@@ -245,11 +257,25 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
     normal = _normal_total(rules, contract)
     allowed = {normal}
     for bonus in (contract.all_tricks_score, contract.all_cards_score):
-        if bonus is not None and bonus in raw:
+        if bonus is not None and bonus in raw and bonus != normal:
+            p = raw.index(bonus)
+            if any(x != 0 for q, x in enumerate(raw) if q != p):
+                raise BarbuError(f"raw results {names} are impossible in {contract.id}: "
+                                 f"{SEAT_NAMES[p]}'s {fmt(bonus)} is the score of whoever "
+                                 "takes everything, so the others score 0")
             allowed.add(bonus)
     if total not in allowed:
         raise BarbuError(f"raw results {names} add up to {fmt(total)}, not the {contract.id} "
                          f"total {fmt(normal)}")
+    last = rules.last_tricks(contract)
+    if last and not rules.trick_points(contract) and not rules.card_points(contract):
+        # only the last tricks score: each goes to one player
+        if not any(tuple(sum((v for v, q in zip(last, who) if q == p), Fraction(0))
+                         for p in range(4)) == tuple(raw)
+                   for who in itertools.product(range(4), repeat=len(last))):
+            raise BarbuError(f"raw results {names} are impossible in {contract.id}: each "
+                             "of the last tricks goes to one player ("
+                             + ", ".join(fmt(v) for v in last) + ")")
 
 
 # --------------------------------------------------------------------------- reading

@@ -4,6 +4,7 @@ and every inconsistency reported as one line naming the hand."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -242,6 +243,39 @@ def test_possible_raw_sets():
     check_raw(t, t.contract("ravage-city"), (-18, -18, 0, 0))
     with pytest.raises(BarbuError, match="share -36"):
         check_raw(t, t.contract("ravage-city"), (-18, -9, -9, 0))
+
+
+def test_bonus_contracts_never_score_the_full_penalty():
+    """classic-32 (rules.md): whoever takes all 8 tricks scores +40 in No Tricks, all 8
+    hearts +80 in No Hearts, all 4 queens +80 in No Queens, all 8 tricks +250 in the
+    Salad, *instead* of the penalty, the others 0: -40, -80, -80 and -250 never occur."""
+    c = load_rules("classic-32")
+    for cid, bonus, full in (("no-tricks", 40, -40), ("no-hearts", 80, -80),
+                             ("no-queens", 80, -80), ("salad", 250, -250)):
+        ok = possible_raw(c, c.contract(cid))
+        assert bonus in ok and full not in ok, cid
+        check_raw(c, c.contract(cid), (bonus, 0, 0, 0))
+        with pytest.raises(BarbuError, match="impossible"):
+            check_raw(c, c.contract(cid), (full, 0, 0, 0))
+    with pytest.raises(BarbuError, match="the others score 0"):
+        check_raw(c, c.contract("no-tricks"), (40, -5, 0, 0))
+    check_raw(c, c.contract("no-tricks"), (-35, -5, 0, 0))     # 7 tricks and 1: normal
+
+
+def test_last_tricks_go_to_one_player_each():
+    t = load_rules("tournament")
+    nl2 = t.contract("no-last-two")
+    for raw in ((-10, -20, 0, 0), (-30, 0, 0, 0), (0, 0, -20, -10)):
+        check_raw(t, nl2, raw)
+    with pytest.raises(BarbuError, match="each of the last tricks goes to one player"):
+        check_raw(t, nl2, (-10, -10, -10, 0))
+
+
+def test_a_number_with_a_huge_exponent_is_refused_at_once():
+    from analyzer.doubling import to_fraction
+    with pytest.raises(BarbuError, match="not a plain number"):
+        to_fraction("1e999999999")
+    assert to_fraction(" -5/2 ") == Fraction(-5, 2)
 
 
 def test_empty_match(tmp_path):
