@@ -345,17 +345,27 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     return rules
 
 
+#: Variants that change only how doubles are made and settled, not how a hand is played
+#: or scored raw (so not the guaranteed values of the contracts).
+DOUBLING_VARIANTS = ("doubles", "declarer_doubles", "positive_declarer_only", "redouble",
+                     "quota", "positive_settlement", "undoubled_negative")
+
+
 def same_game_as_builtin(rules: Rules) -> bool:
-    """True when ``rules`` is a built-in preset's game: its name is one of them and the
-    deck, match, variants and contracts equal that preset's (descriptions and comments
-    aside). Data made for a built-in preset (the run-of-seven tables) applies only then,
-    not to an edited copy that kept the name."""
+    """True when ``rules`` plays and scores its hands as the built-in preset whose name
+    it carries: the same deck, match, contracts and variants (the doubling ones aside,
+    and descriptions and comments). Data made for a built-in preset from the values of
+    its contracts (the run-of-seven tables) applies only then, not to an edited copy
+    that kept the name."""
     if rules.name not in BUILTIN_PRESETS:
         return False
     b = load_rules(rules.name)
-    return (rules.deck, rules.hands, rules.run, rules.order, rules.match_contracts,
-            rules.variants, rules.contracts) == (b.deck, b.hands, b.run, b.order,
-                                                 b.match_contracts, b.variants, b.contracts)
+
+    def play(r: Rules) -> tuple:
+        v = {k: x for k, x in r.variants.items() if k not in DOUBLING_VARIANTS}
+        return r.deck, r.hands, r.run, r.order, r.match_contracts, v, r.contracts
+
+    return play(rules) == play(b)
 
 
 def save_rules(name: str, file: str | Path) -> Path:

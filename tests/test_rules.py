@@ -113,6 +113,14 @@ def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
     same = tmp_path / "same.toml"       # the same game, only the description changed
     same.write_text(text.replace('description = "', 'description = "my copy: ', 1))
     assert same_game_as_builtin(load_rules(str(same)))
+    t = load_rules("tournament").to_toml()
+    assert 'undoubled_negative = "play"' in t and "heart_lead = \"always\"" in t
+    split = tmp_path / "split.toml"     # settled otherwise, played and scored the same
+    split.write_text(t.replace('undoubled_negative = "play"', 'undoubled_negative = "split"'))
+    assert same_game_as_builtin(load_rules(str(split)))
+    ban = tmp_path / "ban.toml"         # played otherwise: other contract values
+    ban.write_text(t.replace('heart_lead = "always"', 'heart_lead = "free"'))
+    assert not same_game_as_builtin(load_rules(str(ban)))
     save_rules("house2", f)
     assert load_rules("house2").name == "house2"
 
