@@ -93,7 +93,7 @@ class TrickGame:
         Cards already played to the current trick, leader's first.
     whole_hand : bool, optional
         Whether the position is a whole hand (bonuses, first-trick bans apply). Default:
-        every hand holds ``deck / 4`` cards and no trick is in progress.
+        no trick completed yet (every card of the deck in the hands or the current trick).
     """
 
     def __init__(self, rules: Rules, contract: Contract | str,
@@ -122,7 +122,9 @@ class TrickGame:
         self.trick = trick
         self.n_tricks = len(self.hands[(leader + len(trick)) % 4])
         if whole_hand is None:
-            whole_hand = not trick and all(len(h) == rules.deck // 4 for h in self.hands)
+            # no trick completed yet: the first trick may be under way (rules.md: the
+            # bonuses and first-trick bans are the whole hand's)
+            whole_hand = sum(len(h) for h in self.hands) + len(trick) == rules.deck
         self.whole_hand = bool(whole_hand)
         self.tricks_done = 0
         self.tricks_won = [0, 0, 0, 0]

@@ -449,6 +449,11 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
     variants.update(vt)
     if variants["quota"] < 0:
         raise BarbuError(f"{where} [variants]: quota must not be negative")
+    if variants["chooser"] == "dealer" and variants["lead"] == "declarer":
+        # (``chooser`` says who chooses; ``lead`` and ``dominoes_first`` move the play)
+        raise BarbuError(f"{where} [variants]: chooser = \"dealer\" leads from the dealer's "
+                         "left (rules.md): set lead = \"left\" (and dominoes_first as the "
+                         "rules you play say)")
 
     contracts: dict[str, Contract] = {}
     ctab = data["contracts"]

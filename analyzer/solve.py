@@ -730,8 +730,8 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     trick : sequence of cards (indices or names)
         Cards already played to the current trick, leader's first.
     whole_hand : bool, optional
-        Whether the position is a whole hand (bonuses, first-trick heart ban); default: full
-        hands and no trick in progress.
+        Whether the position is a whole hand (bonuses, first-trick heart ban); default: no
+        trick completed yet (the first trick may be under way).
     tt_bits : int, optional
         Transposition table size, ``2 ** tt_bits`` entries (default by position size:
         12 up to 4 tricks, 16 up to 8, 17 above, and a search that fills it goes on in a

@@ -73,6 +73,28 @@ def test_heart_lead_ban_first_trick_only_barbu32():
     assert set(e.legal()) == set(cards("SA", "HK"))
 
 
+def test_a_first_trick_under_way_is_still_the_whole_hand():
+    """rules.md: the bonuses and first-trick bans belong to the whole hand; a deal whose
+    first trick is under way is still one (it was taken for an endgame: no capot)."""
+    from analyzer.solve import solve
+    c32 = load_rules("classic-32")
+    deal = parse_deal("N:AKQJT987... .AKQJT987.. ..AKQJT987. ...AKQJT987")
+    hands = [set(h) for h in deal.hands]
+    hands[0].discard(card_index("SA"))
+    g = TrickGame(c32, "no-tricks", hands, 0, trick=["SA"])
+    assert g.whole_hand
+    while not g.over:
+        g.play(g.legal()[0])
+    assert g.score()[0] == 40                   # N takes all 8 tricks: +40, not -40
+    assert solve(hands, c32, "no-tricks", leader=0, seat=0, trick=["SA"]) == 40
+    b32 = load_rules("barbu-32")
+    h3 = [set(h) for h in parse_deal("N:AKQJT98.7.. .AKQJT98.7. ..AKQJT98.7 "
+                                     "7...AKQJT98").hands]
+    h3[0].discard(card_index("H7"))
+    with pytest.raises(BarbuError, match="a heart may not be led"):
+        TrickGame(b32, "no-hearts", h3, 0, trick=["H7"])
+
+
 def test_trumps_tournament_obligations():
     # spades trumps; hearts led
     pbn = "N:.AK.2. 5.Q.3. A2..4. KQ..6."

@@ -62,6 +62,7 @@ def _doc(**changes):
     ({"contracts__trumps__trick_points": True}, "not a boolean"),
     ({"match__contracts": ["no-tricks", "salad"]}, "'salad' is not defined"),
     ({"contracts__no-king__kind": "cards"}, "kind must be"),
+    ({"variants__chooser": "dealer"}, "set lead = \"left\""),
 ])
 def test_validation_names_the_problem(changes, match):
     with pytest.raises(BarbuError, match=match) as e:
