@@ -668,12 +668,13 @@ def _paired(a: Sequence[Fraction], b: Sequence[Fraction]) -> tuple[float, float 
 def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
                quantile: Callable[[int], float] = t95) -> bool:
     """Whether ``a`` beats ``b`` at 95% (paired, on the deals both were solved on; another
-    level with ``quantile``), or they are equal on every deal."""
+    level with ``quantile``). A constant gap in ``a``'s favour beats; a tie on every deal
+    does not (nor does it stop ``--race`` from solving ``b``)."""
     m, se = _paired(a, b)
     if se is None:
         return False
     if se == 0:
-        return True  # identical on every deal, or a constant gap
+        return m > 0  # a constant gap (or a tie: no)
     return m - quantile(min(len(a), len(b)) - 1) * se > 0
 
 
@@ -867,6 +868,26 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
         e = _bracket_advice(rules, c, seat, y, [r[0][y] for r in rows])
         e.update(opt.key)
         entries.append(e)
+    X = Seat(seat).name
+    if not rules.variants["redouble"]:
+        for e in entries:
+            e["redouble"] = False
+            e["redouble_reason"] = f"no redouble: preset {rules.name!r} has none"
+    elif rules.variants["doubles"] == "declarer-only":
+        # a redouble must target every doubler (rules.md): if Y doubles, with the others
+        # the advice expects to double, one decision for all of them, worth the sum of
+        # their brackets' midpoints to X
+        for e in entries:
+            doublers = [f for f in entries if f is e or f["double"]]
+            gain = sum((Fraction(f["mid"]) for f in doublers), Fraction(0))
+            sure = all(Fraction(f["low"]) > 0 for f in doublers)
+            e["redouble"] = sure or gain > 0
+            names = ", ".join(f["opponent"] for f in doublers)
+            e["redouble_reason"] = (
+                f"if doubled: under doubles = declarer-only {X} redoubles every doubler "
+                f"({names}) or none: "
+                + ("he wins each of those bets whatever the others do" if sure else
+                   f"their midpoints add up to {_f(gain)}"))
     total = rules.total(c)
     n = len(values)
     mean = sum(values, Fraction(0)) / n
@@ -879,6 +900,9 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
                        "the raw scores: no guaranteed net result under doubles")
     else:
         for n_pair, key in ((1, "all_double"), (2, "all_double_redoubled")):
+            if n_pair == 2 and not rules.variants["redouble"]:
+                net[key] = None  # (no redoubles in these rules)
+                continue
             if total is not None:
                 vals = [(1 + 4 * n_pair) * v - n_pair * total for v in values]
             else:
@@ -1147,6 +1171,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             rec["next"] = {**opts[runner_up].key, "label": opts[runner_up].label}
             rec["margin"] = round(md, 4)
             rec["margin_stderr"] = _round(se)
+            # (the half-width of the test's 95% interval: Student t on the paired deals)
+            rec["margin_half95"] = None if se is None else _round(
+                t95(min(len(cols[best]), len(cols[runner_up])) - 1) * se)
             rec["separated"] = fixed or _separated(cols[best], cols[runner_up])
         else:
             rec["separated"] = True
@@ -1236,8 +1263,9 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
               f"{'s' if k > 1 else ''} kept for later hands")
     if nxt is None:
         return s
+    if rec["margin"] == 0 and rec.get("margin_stderr") == 0:
+        return s + f"; tied with {opts[nxt].label} on every deal"
     s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
-          + (f" ± {1.96 * rec['margin_stderr']:.2f} at 95%" if rec.get("margin_stderr")
-             else ""))
+          + (f" ± {rec['margin_half95']:.2f} at 95%" if rec.get("margin_half95") else ""))
     s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
     return s

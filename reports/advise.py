@@ -98,18 +98,25 @@ def render_advice(d: dict[str, Any]) -> str:
     if has_future:
         out.append("kept: expected value of the other remaining contracts on later hands "
                    "(best order); score = mean + kept")
-    if d.get("doubling"):
+    # one table per option (--doubling all gives several, in the options' order)
+    groups: list[list[dict[str, Any]]] = []
+    for e in d.get("doubling") or []:
+        if groups and advice_label(groups[-1][0]) == advice_label(e):
+            groups[-1].append(e)
+        else:
+            groups.append([e])
+    for group in groups:
         out.append("")
-        out.append(f"doubling ({advice_label(d['doubling'][0])}): s_{d['seat']} - s_Y with "
+        out.append(f"doubling ({advice_label(group[0])}): s_{d['seat']} - s_Y with "
                    "perfect play lies in [low, high]")
         head = ["opponent", "low", "high", f"{d['seat']} sure", "Y sure", "double?",
                 "redouble?"]
         body = [[e["opponent"], _n(e["low"], True), _n(e["high"], True),
                  _pct(e.get("p_declarer_wins")), _pct(e.get("p_opponent_wins")),
                  "yes" if e["double"] else "no", "yes" if e["redouble"] else "no"]
-                for e in d["doubling"]]
+                for e in group]
         out.append(_grid(head, body))
-        for e in d["doubling"]:
+        for e in group:
             out.append(f"  {e['opponent']}: {e['double_reason']}; {e['redouble_reason']}")
             if e.get("note"):
                 out.append(f"     {e['note']}")
@@ -118,7 +125,9 @@ def render_advice(d: dict[str, Any]) -> str:
         out.append(f"{d['seat']}'s guaranteed net result ({advice_label(net)}): "
                    f"no doubles {_n(net.get('no_doubles'), True)}, "
                    f"all double him {_n(net.get('all_double'), True)}, "
-                   f"all redoubled {_n(net.get('all_double_redoubled'), True)}")
+                   f"all redoubled {_n(net.get('all_double_redoubled'), True)}"
+                   + ("" if net.get("all_double_redoubled") is not None
+                      or net.get("all_double") is None else " (no redoubles)"))
         if net.get("split_note"):
             out.append(f"  {net['split_note']} (split - play = "
                        f"{_n(net.get('split_vs_play'), True)})")

@@ -577,3 +577,52 @@ def test_running_ahead_changes_nothing_on_52_cards():
     assert runs[0] == runs[1] and runs[2] == runs[3]
     assert [o["samples"] for o in runs[0]["options"]] == [40, 10, 10, 10]
     assert runs[2]["doubling"]
+
+
+# ------------------------------------------------------------------ doubling variants
+def _b32_with(tmp_path, **variants) -> str:
+    """A copy of barbu-32 with doubling switched on (and ``variants`` changed)."""
+    text = load_rules("barbu-32").to_toml().replace('name = "barbu-32"', 'name = "b32d"')
+    for k, v in dict(dict(doubles="any", redouble=True), **variants).items():
+        old = next(line for line in text.splitlines() if line.startswith(f"{k} ="))
+        text = text.replace(old, f"{k} = {json.dumps(v)}", 1)
+    f = tmp_path / f"b32d-{len(list(tmp_path.iterdir()))}.toml"
+    f.write_text(text)
+    return str(f)
+
+
+def test_a_tie_on_every_deal_is_not_separated():
+    z = [Fraction(0)] * 5
+    assert not A._separated(z, z)                                  # a tie does not beat
+    assert A._separated([Fraction(1)] * 5, z)                      # a constant gap does
+    d = advise("87.87.87.87", rules="barbu-32", remaining="trumps", samples=20, seed=1,
+               race=True, workers=1)
+    assert not d["recommendation"]["separated"]
+    assert "tied with" in d["recommendation"]["reason"]
+    assert all(o["samples"] == 20 for o in d["options"])           # race keeps the ties
+
+
+def test_the_margins_interval_is_the_tests_own():
+    d = advise("QJ9.T98.8.7", rules="barbu-32", samples=6, seed=7, workers=1,
+               doubling="none")
+    rec = d["recommendation"]
+    assert rec["margin_half95"] == pytest.approx(A.t95(5) * rec["margin_stderr"], abs=1e-3)
+    assert rec["margin_half95"] > 1.96 * rec["margin_stderr"]      # Student t, 5 df
+    assert f"± {rec['margin_half95']:.2f} at 95%" in rec["reason"]
+
+
+def test_redoubles_follow_the_rules(tmp_path):
+    hand = "AKQJT987..."                     # barbu-32: all eight spades
+    d = advise(hand, rules=_b32_with(tmp_path, redouble=False), remaining="trumps",
+               samples=2, seed=1, workers=1)
+    assert d["doubling"] and not any(e["redouble"] for e in d["doubling"])
+    assert all("has none" in e["redouble_reason"] for e in d["doubling"])
+    assert d["declarer_net"][0]["all_double_redoubled"] is None
+    d = advise("KQJ7..AK9.8", rules=_b32_with(tmp_path, doubles="declarer-only"),
+               remaining="no-king,no-tricks", samples=4, seed=3, workers=1)
+    assert all("redoubles every doubler" in e["redouble_reason"] for e in d["doubling"])
+    d = advise(hand, rules=_b32_with(tmp_path), remaining="trumps,no-king", samples=2,
+               seed=1, workers=1, doubling="all")
+    text = render_advice(d)          # one table per option, each under its own name
+    assert text.count("doubling (") == len({(e["contract"], e["trump"]) for e in
+                                            d["doubling"]}) > 1
