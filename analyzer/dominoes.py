@@ -279,7 +279,9 @@ def dominoes_position(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rule
 
 
 def _infer_start(rules: Rules, c: Contract, layout: Sequence[Run]) -> int | None:
-    """The starting rank a layout implies (every run contains it), when only one fits."""
+    """The starting rank a layout implies (every run contains it), when only one fits, or
+    when every suit is open: no card opens a suit any more, so any rank the runs share plays
+    the same (the lowest is taken)."""
     order = run_order(rules.deck, c.ace)
     pos = {r: i for i, r in enumerate(order)}
     fits = set(order)
@@ -288,7 +290,11 @@ def _infer_start(rules: Rules, c: Contract, layout: Sequence[Run]) -> int | None
             if run[0] not in pos or run[1] not in pos:
                 return None
             fits &= set(order[pos[run[0]]:pos[run[1]] + 1])
-    return fits.pop() if len(fits) == 1 else None
+    if not fits:
+        raise BarbuError("the layout's runs share no rank: no starting rank fits them all")
+    if len(fits) == 1 or (len(layout) == 4 and all(run is not None for run in layout)):
+        return min(fits, key=pos.__getitem__)
+    return None
 
 
 class _Compiled:

@@ -330,6 +330,45 @@ def test_first_card_start_inferred_from_layout() -> None:
             solve_dominoes(hands, R52, c, first=0, layout=layout, seat=0)
 
 
+def test_every_suit_open_needs_no_starting_rank():
+    """Once every suit is open no card opens one, so the starting rank cannot matter: a
+    layout whose four runs share several ranks is solved without one, with the value the
+    true rank gives; runs that share no rank are refused as such."""
+    c = variants52()["first-card"]
+    done = 0
+    for seed in range(200):
+        g = position(R52, c, seed, left=24)
+        if g.over or any(run is None for run in g.layout):
+            continue
+        kw = kwargs(g)
+        del kw["start_rank"]
+        order = g.order
+        shared = set(order)
+        for lo, hi in g.layout:
+            shared &= set(order[g.pos[lo]:g.pos[hi] + 1])
+        if len(shared) < 2:
+            continue
+        assert solve_dominoes(g.hands, R52, c, seat=0, **kw) == \
+            solve_dominoes(g.hands, R52, c, seat=0, **kwargs(g))
+        done += 1
+        if done == 3:
+            break
+    assert done == 3
+    hands = [set(h) for h in g.hands]
+    s0, s1 = 0, 1
+    lay = list(g.layout)
+    # move suit 1's run off the shared ranks: put its cards back into a hand
+    lo0, hi0 = lay[s0]
+    lo1, hi1 = lay[s1]
+    hands[0] |= {13 * s1 + r for r in order[g.pos[lo1]:g.pos[hi1] + 1]}
+    hands[0] |= {13 * s0 + r for r in order[g.pos[lo0]:g.pos[hi0] + 1]}
+    lay[s0] = (order[0], order[0])
+    lay[s1] = (order[-1], order[-1])
+    hands[0] -= {13 * s0 + order[0], 13 * s1 + order[-1]}
+    with pytest.raises(BarbuError, match="share no rank"):
+        solve_dominoes(hands, R52, c, first=0, layout=lay, seat=0)
+
+
 # ---------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("rules,kw,msg", [
     ("classic-32", dict(start_rank="9"), "always starts from T"),
