@@ -867,6 +867,7 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
     for y in opps:
         e = _bracket_advice(rules, c, seat, y, [r[0][y] for r in rows])
         e.update(opt.key)
+        e["redouble_allowed"] = bool(rules.variants["redouble"])
         entries.append(e)
     X = Seat(seat).name
     if not rules.variants["redouble"]:

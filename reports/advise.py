@@ -113,7 +113,9 @@ def render_advice(d: dict[str, Any]) -> str:
                 "redouble?"]
         body = [[e["opponent"], _n(e["low"], True), _n(e["high"], True),
                  _pct(e.get("p_declarer_wins")), _pct(e.get("p_opponent_wins")),
-                 "yes" if e["double"] else "no", "yes" if e["redouble"] else "no"]
+                 "yes" if e["double"] else "no",
+                 "not allowed" if e.get("redouble_allowed") is False
+                 else "yes" if e["redouble"] else "no"]
                 for e in group]
         out.append(_grid(head, body))
         for e in group:

@@ -617,6 +617,8 @@ def test_redoubles_follow_the_rules(tmp_path):
                samples=2, seed=1, workers=1)
     assert d["doubling"] and not any(e["redouble"] for e in d["doubling"])
     assert all("has none" in e["redouble_reason"] for e in d["doubling"])
+    assert not any(e["redouble_allowed"] for e in d["doubling"])
+    assert "not allowed" in render_advice(d)
     assert d["declarer_net"][0]["all_double_redoubled"] is None
     d = advise("KQJ7..AK9.8", rules=_b32_with(tmp_path, doubles="declarer-only"),
                remaining="no-king,no-tricks", samples=4, seed=3, workers=1)
