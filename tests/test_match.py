@@ -85,6 +85,8 @@ def test_fr52_sample_skips_check_and_says_so():
     text = render_match(r)
     assert "skipped*" in text and "total check skipped" in text
     assert "Leader: E (Delphine)" in text
+    # rules.md: fr-52 is "as tournament, except ..." and the quota is not excepted
+    assert j["runs"][0]["quota"] == 2 and "short: W by 1" in text
 
 
 def test_works_from_another_directory(tmp_path, monkeypatch):
