@@ -628,3 +628,15 @@ def test_redoubles_follow_the_rules(tmp_path):
     text = render_advice(d)          # one table per option, each under its own name
     assert text.count("doubling (") == len({(e["contract"], e["trump"]) for e in
                                             d["doubling"]}) > 1
+
+
+def test_student_t_beyond_the_tables():
+    """Past 30 degrees of freedom the quantiles follow Student's t (published values at
+    60 and 120), not the normal 1.96 / 3.291, and never rise across the table's end."""
+    assert A.t95(60) == pytest.approx(2.000, abs=1e-3)
+    assert A.t95(120) == pytest.approx(1.980, abs=1e-3)
+    assert A.t999(60) == pytest.approx(3.460, abs=1e-3)
+    assert A.t999(120) == pytest.approx(3.373, abs=1e-3)
+    for t, z in ((A.t95, 1.96), (A.t999, 3.2905)):
+        vals = [t(df) for df in range(25, 400)]
+        assert all(a >= b for a, b in zip(vals, vals[1:])) and vals[0] > vals[-1] > z
