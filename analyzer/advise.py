@@ -1001,7 +1001,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         presets with doubling).
     warn : callable, optional
         ``warn(line)`` once the inputs are checked and before any deal is solved, when
-        the run includes contracts that take minutes a deal today (:func:`slow_contracts`).
+        the run includes contracts that take minutes a deal today (:func:`slow_contracts`)
+        or, on 52 cards, doubling brackets (their solves take seconds to minutes each).
     race : bool
         Deals are drawn in batches (``AUTO_START``, then ``AUTO_STEP``; on 52 cards
         ``RACE_STEP_52`` each), and after each batch an option that the leading option
@@ -1055,8 +1056,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 "skips them)")
     if warn is not None and slow:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
-             "seconds to minutes a deal today (all seven contracts: 20 s to minutes a deal "
-             "on 2 cores; BENCHMARKS.md); --remaining limits the contracts, --race stops "
+             "seconds to minutes a deal today (all seven contracts: about 5 s to minutes a "
+             "deal on 2 cores; BENCHMARKS.md); --remaining limits the contracts, --race stops "
              "solving those far behind" + ("; " + brackets if dear_brackets else ""))
     elif warn is not None and dear_brackets:
         warn(f"note: on 52 cards {brackets}")
