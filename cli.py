@@ -290,7 +290,7 @@ def stats(
     contracts: Optional[str] = typer.Option(None, "--contracts",
                                             help="Comma-separated contracts (default: the preset's match)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w",
-                                          help="Local processes (default: all cores; 1: this process)."),
+                                          help="Local processes (default or 0: all cores; 1: this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler",
                                             help="Run on an existing Dask cluster, e.g. tcp://host:8786."),
     cluster: Optional[str] = typer.Option(None, "--cluster", help="'local': start a local Dask cluster."),

@@ -445,7 +445,7 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         match contracts. Trumps are solved for each trump suit, Dominoes for each starting
         rank.
     workers : int, optional
-        Local processes (default: every core); with ``cluster="local"``, Dask workers.
+        Local processes (default or 0: every core); with ``cluster="local"``, Dask workers.
         ``1`` solves in this process.
     scheduler : str, optional
         Address of a running Dask scheduler (``tcp://host:port``).
@@ -478,7 +478,9 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     check_whole(deals, "--deals", 1)
     check_whole(seed, "--seed", 0)
     if workers is not None:
-        check_whole(workers, "--workers", 1)
+        check_whole(workers, "--workers", 0, "0 (every core) or more")
+        if workers == 0:  # as in solve and advise
+            workers = None
     if scheduler and cluster:
         raise BarbuError("give --scheduler or --cluster, not both")
     if scheduler and workers is not None:

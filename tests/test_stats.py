@@ -324,10 +324,16 @@ def test_unanswering_scheduler_fails_in_one_line(tmp_path, monkeypatch):
     assert not out.exists()
 
 
+def test_workers_zero_means_every_core(tmp_path):
+    """As in solve and advise, --workers 0 is every core."""
+    s = S.run_stats(tmp_path / "z", deals=2, workers=0, chunk_size=1, **CHEAP)
+    assert s["workers"] == (os.cpu_count() or 1)
+
+
 @pytest.mark.parametrize("kw, msg", [
     (dict(deals=0), "bad --deals"),
     (dict(deals=2, seed=-1), "bad --seed"),
-    (dict(deals=2, workers=0), "bad --workers"),
+    (dict(deals=2, workers=-1), "bad --workers"),
     (dict(deals=2, cluster="yarn"), "bad --cluster"),
     (dict(deals=2, cluster="local", scheduler="tcp://x:1"), "not both"),
     (dict(deals=2, contracts="nope"), "unknown contract"),
