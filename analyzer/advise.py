@@ -58,7 +58,8 @@ import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_card, card_name, format_hand, parse_hand
 from analyzer.errors import BarbuError, check_whole
-from analyzer.rules import BUILTIN_PRESETS, Contract, Rules, load_rules, same_game_as_builtin
+from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, load_rules,
+                            same_game_as_builtin)
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
@@ -709,13 +710,16 @@ def load_future_values(rules: Rules) -> dict[str, Any] | None:
 
     Its ``"subsets"`` map a comma-joined sorted set of contract ids to ``F(S)``, the
     expected total of the best order for those contracts on ``|S|`` random future hands.
-    Only for the built-in preset it was made with: rules that merely carry its name (an
-    edited copy of the file) get None, since their values differ.
+    Only for rules that play the game of the built-in preset it was made with
+    (:func:`analyzer.rules.builtin_game`, whatever their name): an edited copy of the file
+    that kept the name gets None, since its values differ; an unchanged copy saved under a
+    new name gets the built-in's table (its ``"preset"`` says which).
     """
-    if not same_game_as_builtin(rules):
+    name = builtin_game(rules)
+    if name is None:
         return None
     try:
-        p = resources.files("data").joinpath("future_values", f"{rules.name}.json")
+        p = resources.files("data").joinpath("future_values", f"{name}.json")
         if not p.is_file():
             return None
         table = json.loads(p.read_text("utf-8"))
@@ -1078,6 +1082,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             notes.append(f"{why}: the advice weighs this hand only, not the contracts kept "
                          "for later hands")
         else:
+            if table.get("preset") != r.name:
+                notes.append(f"these rules play the game of the built-in preset "
+                             f"{table.get('preset')!r}: its future-value table applies")
             for i, o in enumerate(opts):
                 rest = [c for c in rem if c != o.contract.id]
                 future[i] = float(table["subsets"].get(_subset_key(rest), 0.0))
@@ -1221,6 +1228,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            "workers": nworkers, "deals_consistent": sampler.count(),
            "options": rows, "recommendation": rec, "doubling": dbl, "declarer_net": nets,
            "future_values": None if table is None else {
+               "preset": table.get("preset"),
                "hands": table.get("hands"), "inner": table.get("inner"),
                "seed": table.get("seed")},
            "notes": notes}

@@ -351,21 +351,26 @@ DOUBLING_VARIANTS = ("doubles", "declarer_doubles", "positive_declarer_only", "r
                      "quota", "positive_settlement", "undoubled_negative")
 
 
+def _game_of(r: Rules) -> tuple:
+    v = {k: x for k, x in r.variants.items() if k not in DOUBLING_VARIANTS}
+    return r.deck, r.hands, r.run, r.order, r.match_contracts, v, r.contracts
+
+
 def same_game_as_builtin(rules: Rules) -> bool:
     """True when ``rules`` plays and scores its hands as the built-in preset whose name
     it carries: the same deck, match, contracts and variants (the doubling ones aside,
-    and descriptions and comments). Data made for a built-in preset from the values of
-    its contracts (the run-of-seven tables) applies only then, not to an edited copy
-    that kept the name."""
-    if rules.name not in BUILTIN_PRESETS:
-        return False
-    b = load_rules(rules.name)
+    and descriptions and comments). An edited copy that kept the name is not."""
+    return rules.name in BUILTIN_PRESETS and _game_of(rules) == _game_of(load_rules(rules.name))
 
-    def play(r: Rules) -> tuple:
-        v = {k: x for k, x in r.variants.items() if k not in DOUBLING_VARIANTS}
-        return r.deck, r.hands, r.run, r.order, r.match_contracts, v, r.contracts
 
-    return play(rules) == play(b)
+def builtin_game(rules: Rules) -> str | None:
+    """The built-in preset whose game ``rules`` plays (:func:`same_game_as_builtin`),
+    whatever name they carry: its own name first, else any built-in's (a copy saved under
+    a new name). Data made for a built-in from the values of its contracts (the
+    run-of-seven tables) applies exactly then."""
+    game = _game_of(rules)
+    names = sorted(BUILTIN_PRESETS, key=lambda n: n != rules.name)
+    return next((n for n in names if game == _game_of(load_rules(n))), None)
 
 
 def save_rules(name: str, file: str | Path) -> Path:

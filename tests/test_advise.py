@@ -640,3 +640,15 @@ def test_student_t_beyond_the_tables():
     for t, z in ((A.t95, 1.96), (A.t999, 3.2905)):
         vals = [t(df) for df in range(25, 400)]
         assert all(a >= b for a, b in zip(vals, vals[1:])) and vals[0] > vals[-1] > z
+
+
+def test_a_renamed_copy_of_a_preset_keeps_its_run_of_seven_table(tmp_path):
+    """barbu-32 with doubling switched on and another name plays barbu-32's game: the
+    advice weighs the contracts kept with barbu-32's table, and says whose table."""
+    kw = dict(remaining="no-king,trumps", samples=2, seed=1, workers=1, doubling="none")
+    mine = advise("KQJ7..AK9.8", rules=_b32_with(tmp_path), **kw)
+    ref = advise("KQJ7..AK9.8", rules="barbu-32", **kw)
+    assert mine["future_values"]["preset"] == "barbu-32"
+    assert [o["future"] for o in mine["options"]] == [o["future"] for o in ref["options"]]
+    assert any("game of the built-in preset 'barbu-32'" in n for n in mine["notes"])
+    assert not any("built-in preset" in n for n in ref["notes"])

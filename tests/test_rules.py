@@ -10,7 +10,7 @@ import pytest
 from analyzer.cards import card_index
 from analyzer.errors import BarbuError
 from analyzer.rules import (BUILTIN_PRESETS, describe, list_presets, load_rules, parse_rules,
-                            same_game_as_builtin, save_rules)
+                            same_game_as_builtin, save_rules, builtin_game)
 
 
 @pytest.mark.parametrize("name", BUILTIN_PRESETS)
@@ -124,6 +124,12 @@ def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
     assert not same_game_as_builtin(load_rules(str(ban)))
     save_rules("house2", f)
     assert load_rules("house2").name == "house2"
+    # an unchanged copy saved under a new name plays the built-in's game: its table applies
+    save_rules("house3", same)
+    h3 = load_rules("house3")
+    assert builtin_game(h3) == "barbu-32" and not same_game_as_builtin(h3)
+    assert load_future_values(h3) == load_future_values(b32)
+    assert builtin_game(load_rules("house2")) is None and load_future_values(mine) is None
 
 
 def test_a_rules_file_that_is_not_text(tmp_path):
