@@ -424,6 +424,8 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except BrokenPipeError:
         sys.exit(0)
+    if rv == 130:  # typer turns Ctrl-C inside a command into a returned 130
+        typer.echo("barbu: interrupted", err=True)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

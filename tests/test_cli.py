@@ -249,3 +249,19 @@ def test_advise_race_json_and_table():
     assert "(race)" in p.stdout
     p = run("advise", "AK9.T8.A.Q7", "-r", "barbu-32", "--samples", "0")
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_says_interrupted():
+    """Ctrl-C in the middle of a long command: exit 130 with one line, no traceback."""
+    import signal
+    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "advise", "AK72.Q5.A963.KJ4",
+                          "--samples", "50", "--workers", "1", "--seed", "1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert p.stderr is not None
+    first = p.stderr.readline()          # the 52-card note: inputs checked, solving starts
+    assert first.startswith("note:")
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and out == ""
+    assert err.strip().splitlines()[-1] == "barbu: interrupted" and "Traceback" not in err
