@@ -223,8 +223,8 @@ def advise(
         hand = example_hand(rules)
     if hand is None:
         raise BarbuError("no hand given (a PBN hand like AKQ2.JT9.876.543, or --example)")
-    n: int | str = samples
-    if samples != "auto":
+    n: int | str = samples.strip().lower()
+    if n != "auto":
         try:
             n = int(samples)
         except ValueError:

@@ -382,11 +382,18 @@ def constraint_spec(known: Sequence[str] = (), voids: Sequence[str] = (),
         if len(parts) != 3:
             raise BarbuError(f"bad --length {item!r}: expected SEAT:SUIT:LO-HI, like S:C:0-2")
         seat, suit, rng = parts
-        lo, _, hi = rng.partition("-")
+        lo, dash, hi = rng.partition("-")
         try:
-            span = [int(lo), int(hi or lo)]
+            span = [int(lo), int(hi if dash else lo)]
         except ValueError:
             raise BarbuError(f"bad --length {item!r}: LO-HI must be numbers") from None
+        old = spec["lengths"].get(seat, {}).get(suit)
+        if old is not None:  # the same seat and suit twice: both hold
+            both = [max(old[0], span[0]), min(old[1], span[1])]
+            if both[0] > both[1] and old[0] <= old[1] and span[0] <= span[1]:
+                raise BarbuError(f"contradictory --length for {seat}:{suit}: "
+                                 f"{old[0]}-{old[1]} and {span[0]}-{span[1]}")
+            span = both
         spec["lengths"].setdefault(seat, {})[suit] = span
     return {k: v for k, v in spec.items() if v}
 

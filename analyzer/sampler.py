@@ -90,6 +90,23 @@ def _suits(x: Any) -> frozenset[int]:
     return frozenset(_suit(y) for y in x)
 
 
+def intersect_lengths(old: tuple[int, int] | None, new: tuple[int, int], seat: str,
+                      suit: int) -> tuple[int, int]:
+    """Two length ranges given for one seat and suit both hold: their intersection (an
+    error when they have none in common).
+
+    >>> intersect_lengths((0, 3), (2, 5), "E", 0)
+    (2, 3)
+    """
+    if old is None or tuple(old) == tuple(new):
+        return new
+    lo, hi = max(old[0], new[0]), min(old[1], new[1])
+    if old[0] <= old[1] and new[0] <= new[1] and lo > hi:
+        raise BarbuError(f"contradictory lengths for {seat} in {'SHDC'[suit]}: "
+                         f"{old[0]}-{old[1]} and {new[0]}-{new[1]}")
+    return lo, hi
+
+
 def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     """Read constraints given as data (JSON / command line) into :class:`Sampler` keywords.
 
@@ -109,8 +126,15 @@ def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     bad = [k for k in spec if k not in ("known", "voids", "lengths")]
     if bad:
         raise BarbuError(f"unknown constraint {bad[0]!r} (expected known, voids, lengths)")
-    known = {_seat(k, "seat in known"): _cards(v) for k, v in (spec.get("known") or {}).items()}
-    voids = {_seat(k, "seat in voids"): _suits(v) for k, v in (spec.get("voids") or {}).items()}
+    # a seat may be spelt several ways ("E", "e", "East"): its constraints add up
+    known: dict[int, frozenset[int]] = {}
+    for k, v in (spec.get("known") or {}).items():
+        p = _seat(k, "seat in known")
+        known[p] = known.get(p, frozenset()) | _cards(v)
+    voids: dict[int, frozenset[int]] = {}
+    for k, v in (spec.get("voids") or {}).items():
+        p = _seat(k, "seat in voids")
+        voids[p] = voids.get(p, frozenset()) | _suits(v)
     lengths: dict[int, dict[int, tuple[int, int]]] = {}
     for k, v in (spec.get("lengths") or {}).items():
         p = _seat(k, "seat in lengths")
@@ -125,7 +149,8 @@ def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
                 except (TypeError, ValueError):
                     raise BarbuError(f"bad length range {rng!r} for {Seat(p).name}: "
                                      "expected [lo, hi] or a number") from None
-            lengths.setdefault(p, {})[_suit(s)] = (lo, hi)
+            lengths.setdefault(p, {})[_suit(s)] = intersect_lengths(
+                lengths.get(p, {}).get(_suit(s)), (lo, hi), Seat(p).name, _suit(s))
     return {"known": known, "voids": voids, "lengths": lengths}
 
 

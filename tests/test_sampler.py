@@ -161,6 +161,27 @@ def test_parse_constraints():
         parse_constraints({"void": {}})
 
 
+def test_a_seat_spelt_twice_keeps_both_constraints():
+    """--known E:SJ --known e:ST (or East): both cards; voids add up; two length ranges
+    for one seat and suit both hold, and contradictory ones are refused."""
+    from analyzer.jobs import constraint_spec
+    c = parse_constraints({"known": {"E": "SJ", "e": "ST", "East": ["HK"]},
+                           "voids": {"W": "H", "w": "D"},
+                           "lengths": {"S": {"C": [0, 3]}, "s": {"c": [2, 5]}}})
+    assert c["known"] == {1: frozenset(card_index(x) for x in ("SJ", "ST", "HK"))}
+    assert c["voids"] == {3: frozenset({1, 2})}
+    assert c["lengths"] == {2: {3: (2, 3)}}
+    with pytest.raises(BarbuError, match="contradictory lengths for S in C: 0-1 and 3-4"):
+        parse_constraints({"lengths": {"S": {"C": [0, 1]}, "s": {"C": [3, 4]}}})
+    spec = constraint_spec(["E:SJ", "e:ST"], ["W:H", "w:D"], ["S:C:0-3", "S:C:2-5"])
+    assert parse_constraints(spec) == c | {"known": {1: frozenset(
+        card_index(x) for x in ("SJ", "ST"))}}
+    with pytest.raises(BarbuError, match="contradictory --length for S:C: 0-1 and 3-4"):
+        constraint_spec(lengths=["S:C:0-1", "S:C:3-4"])
+    with pytest.raises(BarbuError, match="bad --length 'S:C:5-'"):
+        constraint_spec(lengths=["S:C:5-"])
+
+
 def test_hand_as_names_or_indices_and_a_bad_card_in_one_line():
     names = ["SA", "SK", "SQ", "SJ", "ST", "S9", "S8", "S7", "S6", "S5", "S4", "S3", "S2"]
     assert Sampler(names, "N").hand == Sampler("AKQJT98765432...", "N").hand
