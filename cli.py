@@ -194,8 +194,9 @@ def advise(
                                             help="Contracts still to play in the run, comma-separated "
                                                  "(default: all of the preset's)."),
     samples: str = typer.Option("100", "--samples", "-n",
-                                help="Deals to sample, or 'auto' (until the best option is "
-                                     "separated from the next at 95%, or a cap)."),
+                                help="Deals to sample, or 'auto' (batches of 20 until the best "
+                                     "option is separated from the next at 95%, allowing for "
+                                     "the repeated looks, or 400 deals)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (printed, to repeat the run)."),
     workers: int = typer.Option(0, "--workers", "-w", help="Processes (0: all cores); results do not depend on it."),
     known: list[str] = typer.Option([], "--known", help="Cards known in a hand: SEAT:CARDS, e.g. E:SA,HK (repeatable)."),

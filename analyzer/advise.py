@@ -47,6 +47,7 @@ import math
 import multiprocessing as mp
 import os
 import queue
+from statistics import NormalDist
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
@@ -108,6 +109,22 @@ def _t_expansion(z: float, df: int) -> float:
     g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
     g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
     return round(z + g1 / v + g2 / v ** 2 + g3 / v ** 3 + g4 / v ** 4, 4)
+
+
+def t_quantile(alpha: float, df: int) -> float:
+    """Two-sided ``1 - alpha`` quantile of Student's t with ``df`` degrees of freedom:
+    exact for 1 and 2, Fisher's expansion of the normal quantile beyond (the actual level
+    within 2% of ``alpha`` from 5 degrees of freedom on, for alpha down to 0.001).
+
+    >>> t_quantile(0.05, 1), t_quantile(0.05, 2), t_quantile(0.05, 99)
+    (12.7062, 4.3027, 1.9842)
+    """
+    p = 1 - alpha / 2
+    if df == 1:
+        return round(math.tan(math.pi * (p - 0.5)), 4)
+    if df == 2:
+        return round((2 * p - 1) / math.sqrt(2 * p * (1 - p)), 4)
+    return _t_expansion(NormalDist().inv_cdf(p), df)
 
 
 def t95(df: int) -> float:
@@ -692,6 +709,17 @@ def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
     return m - quantile(min(len(a), len(b)) - 1) * se > 0
 
 
+def _rivals(cols: list[list[Fraction]], order: Sequence[int], active: Iterable[int]
+            ) -> tuple[list[int], int | None]:
+    """For the best option ``order[0]``: the other active options tied with it on every
+    deal (the same advice), and the first option in ``order`` after it that is not."""
+    best, act = order[0], set(active)
+    twins = [i for i in order[1:] if i in act and len(cols[i]) == len(cols[best])
+             and cols[i] == cols[best]]
+    other = next((i for i in order[1:] if i not in twins), None)
+    return twins, other
+
+
 def _race(cols: list[list[Fraction]], active: list[int]) -> list[int]:
     """The options still to solve (``race``): the leader, and every option it does not
     beat at 99.9% (paired). Each option's scores cover the deals it was solved on (the
@@ -988,8 +1016,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         contract of the preset's match.
     samples : int or "auto"
         Deals to solve; ``"auto"`` samples in batches (``AUTO_START``, then ``AUTO_STEP``)
-        until the best option beats the next at 95% (paired test) or ``max_samples``
-        (default ``AUTO_CAP``) deals are solved.
+        until the best option beats the next at 95% (paired test, each of the run's
+        possible looks at 5% / looks) or ``max_samples`` (default ``AUTO_CAP``) deals are
+        solved.
     seed : int, optional
         Seed of the deals; None draws one (reported in the result, to repeat the run).
     workers : int, optional
@@ -1106,6 +1135,11 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     deals: list[Hands] = []
     values: list[list[Fraction | None]] = []  # per deal, per option (None: not solved)
     do_double = r.doubling and doubling != "none"
+    # auto tests after every AUTO_STEP deals: each look at 5% / looks (Bonferroni), so the
+    # run's "clear at 95%" holds whichever look stopped it
+    looks = 1 + max(0, n_cap - AUTO_START) // AUTO_STEP if auto else 1
+    q = t95 if looks == 1 else (lambda df: t_quantile(0.05 / looks, df))
+    stopped = f"the cap of {n_cap} deals"
     try:
         step = RACE_STEP_52 if race and r.deck == 52 else AUTO_STEP
         target = min(step if race else AUTO_START, n_cap) if auto or race else n_cap
@@ -1157,8 +1191,18 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                                 + n_cap * 6 * n_dbl)
             if auto and len(deals) >= AUTO_START and len(deals) % AUTO_STEP == 0:
                 order = _order(cols, active)
-                if (fixed or len(active) < 2
-                        or _separated(cols[order[0]], cols[order[1]])):
+                if fixed:
+                    stopped = "the preset's fixed order decides"
+                    break
+                if len(active) < 2:
+                    stopped = "one option left in the race"
+                    break
+                # options tied with the best on every deal are the same advice: test the
+                # best against the first that differs
+                _, other = _rivals(cols, order, active)
+                if other is not None and _separated(cols[order[0]], cols[other], q):
+                    stopped = (f"the best option is clear at 95% (each of the {looks} "
+                               f"looks at {5 / looks:.2g}%)")
                     break
             target = min(n_cap, len(deals) + step)
         n = len(deals)
@@ -1187,18 +1231,25 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             rows.append(row)
         rec = {**opts[best].key, "label": opts[best].label, "mean": rows[order.index(best)][
             "mean"], "score": rows[order.index(best)]["score"]}
-        runner_up = next((i for i in order if i != best), None)
+        twins, runner_up = _rivals(cols, [best] + [i for i in order if i != best], active)
+        rec["tied_with"] = [{**opts[i].key, "label": opts[i].label} for i in twins]
+        if runner_up is None and twins:
+            runner_up = twins[0]  # tied with every other option: not separated
         if runner_up is not None:
             md, se = _paired(cols[best], cols[runner_up])
             rec["next"] = {**opts[runner_up].key, "label": opts[runner_up].label}
             rec["margin"] = round(md, 4)
             rec["margin_stderr"] = _round(se)
-            # (the half-width of the test's 95% interval: Student t on the paired deals)
+            # (the half-width of the test's 95% interval: Student t on the paired deals,
+            # at auto's level a look)
             rec["margin_half95"] = None if se is None else _round(
-                t95(min(len(cols[best]), len(cols[runner_up])) - 1) * se)
-            rec["separated"] = fixed or _separated(cols[best], cols[runner_up])
+                q(min(len(cols[best]), len(cols[runner_up])) - 1) * se)
+            rec["separated"] = None if fixed else _separated(cols[best], cols[runner_up], q)
         else:
-            rec["separated"] = True
+            rec["separated"] = None if fixed else True
+        if auto:
+            rec["looks"] = looks
+            notes.append(f"auto: stopped after {n} deals: {stopped}")
         rec["forced"] = fixed
         rec["reason"] = _reason(opts, best, runner_up, rec, future, fixed, rem)
         dbl: list[dict[str, Any]] = []
@@ -1288,7 +1339,16 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
         return s
     if rec["margin"] == 0 and rec.get("margin_stderr") == 0:
         return s + f"; tied with {opts[nxt].label} on every deal"
+    if rec.get("tied_with"):
+        s += (f"; tied on every deal with {', '.join(t['label'] for t in rec['tied_with'])}"
+              " (either will do)")
+    looks = rec.get("looks", 1)
     s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
-          + (f" ± {rec['margin_half95']:.2f} at 95%" if rec.get("margin_half95") else ""))
+          + (f" ± {rec['margin_half95']:.2f} at 95%" if rec.get("margin_half95") is not None
+             else "")
+          + (f" over auto's {looks} looks" if looks > 1 else ""))
     s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
+    if best in future and nxt in future and future[best] != future[nxt]:
+        s += ("; the kept values come from the shipped table, whose own noise this ± "
+              "leaves out")
     return s

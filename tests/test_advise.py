@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from fractions import Fraction
 
 import pytest
@@ -652,3 +653,50 @@ def test_a_renamed_copy_of_a_preset_keeps_its_run_of_seven_table(tmp_path):
     assert [o["future"] for o in mine["options"]] == [o["future"] for o in ref["options"]]
     assert any("game of the built-in preset 'barbu-32'" in n for n in mine["notes"])
     assert not any("built-in preset" in n for n in ref["notes"])
+
+
+def _t_upper_tail(t: float, df: int, n: int = 20000) -> float:
+    """P(T > t) for Student's t, by Simpson's rule on the density (an independent check)."""
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    h = t / n
+    f = [c * (1 + (i * h) ** 2 / df) ** (-(df + 1) / 2) for i in range(n + 1)]
+    inner = sum(f[1:-1:2]) * 4 + sum(f[2:-1:2]) * 2
+    return 0.5 - (f[0] + f[-1] + inner) * h / 3
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.0025, 0.001])
+@pytest.mark.parametrize("df", [1, 2, 5, 19, 60])
+def test_t_quantile_has_its_level(alpha, df):
+    t = A.t_quantile(alpha, df)
+    assert 2 * _t_upper_tail(t, df) == pytest.approx(alpha, rel=0.025)
+
+
+def test_auto_allows_for_its_repeated_looks():
+    """Auto tests after every batch: each look at 5% / looks, so that the verdict holds
+    whichever look stopped the run; the output says how many looks and why it stopped.
+    Options tied with the best on every deal (trumps in spades or hearts with
+    AKQJ.AKQJ..) are the same advice: the test is against the first that differs."""
+    d = advise("AKQJ.AKQJ..", rules="barbu-32", samples="auto", seed=1, workers=1)
+    rec = d["recommendation"]
+    looks = 1 + (A.AUTO_CAP - A.AUTO_START) // A.AUTO_STEP
+    assert rec["looks"] == looks and d["samples"] < A.AUTO_CAP
+    assert [t["label"] for t in rec["tied_with"]] == ["trumps H"]
+    assert rec["next"]["label"] != "trumps H" and rec["separated"]
+    assert any(n.startswith(f"auto: stopped after {d['samples']} deals: the best option is "
+                            "clear") for n in d["notes"])
+    d = advise(HAND32, rules="barbu-32", remaining="no-tricks,no-queens", samples="auto",
+               seed=2, workers=1, doubling="none")
+    rec = d["recommendation"]
+    n = min(o["samples"] for o in d["options"])
+    assert rec["margin_half95"] == pytest.approx(
+        A.t_quantile(0.05 / looks, n - 1) * rec["margin_stderr"], abs=1e-3)
+    assert f"over auto's {looks} looks" in rec["reason"]
+    assert A.t_quantile(0.05 / looks, n - 1) > A.t95(n - 1)
+
+
+def test_a_forced_choice_is_not_called_separated():
+    d = advise("KQJ7..AK9.8", rules="classic-32", remaining="dominoes,salad,no-king",
+               samples=3, seed=1, workers=1)
+    rec = d["recommendation"]
+    assert rec["forced"] and rec["separated"] is None
+    assert "forced" in render_advice(d).splitlines()[0]
