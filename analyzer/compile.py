@@ -157,6 +157,9 @@ def _compile(rules: Rules, c: Contract, trump) -> CompiledContract:
     scale = 1
     for f in fracs:
         scale = lcm(scale, Fraction(f).denominator)
+    if max((abs(f) for f in fracs), default=0) * scale * 64 >= 1 << 39:
+        raise BarbuError(f"{c.id}: points too large or too finely divided for the solver "
+                         "(their common denominator times the largest is over 2^33)")
 
     pts = np.zeros(64, dtype=np.int64)
     for card, p in card_points.items():

@@ -81,8 +81,25 @@ DOMINO_KEYS: dict[str, Any] = {
 CONTRACT_ID = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
-def _frac(x: int | float) -> Fraction:
-    return Fraction(str(x)) if isinstance(x, float) else Fraction(x)
+#: the largest number of points a rules file may give one card, trick, place or bonus, and
+#: the finest division of a point (so that every exact sum the solvers add up fits in
+#: 64-bit integers with room to spare)
+POINTS_LIMIT = 10 ** 9
+POINTS_DENOMINATOR_LIMIT = 10 ** 6
+
+
+def _frac(x: int | float, what: str = "points") -> Fraction:
+    """A rules file's number as an exact fraction, refused when infinite, not a number,
+    beyond ``POINTS_LIMIT`` or finer than ``1 / POINTS_DENOMINATOR_LIMIT``."""
+    if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
+        raise BarbuError(f"{what}: {x} is not a number of points")
+    f = Fraction(str(x)) if isinstance(x, float) else Fraction(x)
+    if abs(f) > POINTS_LIMIT:
+        raise BarbuError(f"{what}: {x} is too large (at most {POINTS_LIMIT:,} points either "
+                         "way)")
+    if f.denominator > POINTS_DENOMINATOR_LIMIT:
+        raise BarbuError(f"{what}: {x} has too many decimals (at most 6)")
+    return f
 
 
 @dataclass(frozen=True)
@@ -421,7 +438,7 @@ def _numbers(where: str, key: str, xs: list) -> tuple[Fraction, ...]:
     for x in xs:
         if isinstance(x, bool) or not isinstance(x, NUMBER):
             raise BarbuError(f"{where}: {key} must hold numbers, found {x!r}")
-        out.append(_frac(x))
+        out.append(_frac(x, f"{where}: {key}"))
     return tuple(out)
 
 
@@ -519,18 +536,19 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
                 if c % 13 not in DECK_RANKS[deck]:
                     raise BarbuError(f"{cw}: card_points.{k}: card not in the {deck}-card deck")
                 ku = card_name(c)
-            spec.append((ku, _frac(v)))
+            spec.append((ku, _frac(v, f"{cw}: card_points.{k}")))
         last = _numbers(cw, "last_tricks", t.get("last_tricks", []))
         if len(last) > ntricks:
             raise BarbuError(f"{cw}: last_tricks lists {len(last)} tricks, a hand has {ntricks}")
         comps = tuple(str(x) for x in t.get("components", []))
         trumps = t.get("trumps", False)
-        ravage = _frac(t["ravage"]) if "ravage" in t else None
+        ravage = _frac(t["ravage"], f"{cw}: ravage") if "ravage" in t else None
         if ravage is not None and trumps:
             raise BarbuError(f"{cw}: ravage is played without trumps")
         contracts[cid] = Contract(
             id=cid, kind=kind, aliases=aliases,
-            trick_points=_frac(t.get("trick_points", 0)), last_tricks=last,
+            trick_points=_frac(t.get("trick_points", 0), f"{cw}: trick_points"),
+            last_tricks=last,
             card_points_spec=tuple(spec), components=comps, trumps=trumps,
             trump_lead_must_beat=t.get("trump_lead_must_beat", False),
             must_overtrump=t.get("must_overtrump", False),
@@ -538,8 +556,10 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
             stop_when_taken=_cards(cw, "stop_when_taken", t.get("stop_when_taken", []), deck),
             forced_discard_cards=_cards(cw, "forced_discard_cards",
                                         t.get("forced_discard_cards", []), deck),
-            all_tricks_score=_frac(t["all_tricks_score"]) if "all_tricks_score" in t else None,
-            all_cards_score=_frac(t["all_cards_score"]) if "all_cards_score" in t else None,
+            all_tricks_score=(_frac(t["all_tricks_score"], f"{cw}: all_tricks_score")
+                              if "all_tricks_score" in t else None),
+            all_cards_score=(_frac(t["all_cards_score"], f"{cw}: all_cards_score")
+                             if "all_cards_score" in t else None),
             ravage=ravage,
         )
     for c in contracts.values():

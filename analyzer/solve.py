@@ -310,14 +310,15 @@ class _Problem:
         wints = [int(x * wscale) for x in w]
         cc = self.cc
         # every value the search adds up is at most the weights (summed) times the points
-        # in play (bonuses replace them, at most doubling the range): refuse what int64
-        # cannot hold rather than let the arithmetic wrap
-        mag = int(np.abs(cc.pts).sum()) + int(np.abs(cc.tpl).sum()) + sum(
+        # in play (bonuses replace them, at most doubling the range); the table marks "no
+        # bound" with 2^40: refuse what would reach it rather than let values collide or
+        # the arithmetic wrap (Python integers here, which cannot overflow)
+        mag = sum(abs(int(x)) for x in cc.pts.ravel()) + sum(abs(int(x)) for x in cc.tpl) + sum(
             abs(int(b * cc.scale)) for b in (cc.bonus_tricks, cc.bonus_cards, cc.ravage)
             if b is not None)
-        if sum(abs(x) for x in wints) * (2 * mag + 1) >= 1 << 62:
-            raise BarbuError("weights too large: the objective's values would not fit in "
-                             "64-bit integers")
+        if sum(abs(x) for x in wints) * (2 * mag + 1) >= 1 << 39:
+            raise BarbuError("points or weights too large, or too finely divided: the "
+                             "objective's values would not fit the solver's integers")
         self.w = np.array(wints, dtype=np.int64)
         self.leader = lead
         self.tl = game.n_tricks

@@ -63,6 +63,12 @@ def _doc(**changes):
     ({"match__contracts": ["no-tricks", "salad"]}, "'salad' is not defined"),
     ({"contracts__no-king__kind": "cards"}, "kind must be"),
     ({"variants__chooser": "dealer"}, "set lead = \"left\""),
+    ({"contracts__no-tricks__trick_points": float("inf")}, "trick_points: inf is not a number"),
+    ({"contracts__no-king__card_points": {"HK": float("nan")}}, "card_points.HK: nan is not"),
+    ({"contracts__no-tricks__trick_points": -1e12}, "trick_points: .* is too large"),
+    ({"contracts__no-tricks__trick_points": -2 ** 60}, "is too large"),
+    ({"contracts__dominoes__places": [45, 20, 1e300, 5]}, "places: .* is too large"),
+    ({"contracts__no-tricks__trick_points": 0.1234567}, "too many decimals"),
 ])
 def test_validation_names_the_problem(changes, match):
     with pytest.raises(BarbuError, match=match) as e:

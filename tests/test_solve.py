@@ -141,6 +141,24 @@ def test_errors() -> None:
         solve(d, r, "no-tricks", leader=0)
 
 
+def test_the_largest_points_stay_exact(tmp_path) -> None:
+    """A rules file's largest points (10^9 a trick) and finest (a millionth) give the
+    values of the plain rules scaled exactly (the table's 2^40 "no bound" marks once made
+    a trick of 10^12 points read as 2*10^12 lost); beyond that they are refused."""
+    from analyzer.rules import parse_rules
+    import tomllib
+    doc = tomllib.loads(load_rules("barbu-32").to_toml())
+    d = random_deal(5, 32, 4)
+    base = solve_all_seats(d, "barbu-32", "no-tricks", leader=0)
+    for tp in (-10 ** 9, -0.000001):
+        doc["contracts"]["no-tricks"]["trick_points"] = tp
+        big = solve_all_seats(d, parse_rules(doc, "big.toml"), "no-tricks", leader=0)
+        assert big == {s: v * -Fraction(str(tp)) for s, v in base.items()}
+    r = load_rules("barbu-32")
+    with pytest.raises(BarbuError, match="too large"):
+        solve(d, r, "no-tricks", leader=0, weights=[10 ** 12, 0, 0, 0], maximizers=[0])
+
+
 def test_rotation_invariance() -> None:
     """Rotating every seat by one rotates the guaranteed values."""
     rng = np.random.default_rng(5)
