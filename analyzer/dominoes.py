@@ -260,9 +260,14 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     if len(set(outs)) != len(outs):
         names = "".join("NESW"[s] for s in outs)
         raise BarbuError(f"bad list of seats already out {names!r}: a seat is named twice")
-    if start_rank is None and c.start == "first-card" and layout is not None and any(
-            run is not None for run in layout):
+    opened = layout is not None and any(run is not None for run in layout)
+    if start_rank is None and c.start == "first-card" and opened:
         start_rank = _infer_start(rules, c, layout)
+    if (start_rank is not None and c.start == "first-card" and not opened
+            and start_rank in DECK_RANKS[rules.deck] and not any(card % 13 == start_rank for card in hands[f])):
+        raise BarbuError(f"{Seat(f).name} plays first and holds no "
+                         f"{RANK_CHARS[start_rank]}: in {rules.name} {c.id} his first card "
+                         "sets the starting rank")
     return DominoesGame(rules, c, hands, f, start_rank=start_rank, layout=layout, out=outs)
 
 

@@ -152,8 +152,10 @@ class Job:
             self.seat = None if self.side else self.declarer
         self.cards = bool(job.get("cards"))
         nl = job.get("node_limit")
-        if nl is not None and (isinstance(nl, bool) or not isinstance(nl, int) or nl < 1):
-            raise BarbuError(f"bad node_limit {nl!r}: expected a positive whole number")
+        if nl is not None and (isinstance(nl, bool) or not isinstance(nl, int) or nl < 1
+                               or nl >= 1 << 62):
+            raise BarbuError(f"bad node_limit {nl!r}: expected a positive whole number "
+                             "below 2^62")
         self.node_limit: int | None = nl
         self.all_seats = bool(job.get("all_seats"))
         self.layout = job.get("layout")
@@ -436,6 +438,9 @@ def batch_worker(item: tuple[int, dict[str, Any]]) -> dict[str, Any]:
         out = solve_job(job)
     except BarbuError as e:
         return {"line": lineno, "error": str(e)}
+    except Exception as e:  # a defect: that line's error, not the whole batch's end
+        return {"line": lineno, "error": f"internal error ({type(e).__name__}: {e}); "
+                                         "please report it"}
     out["line"] = lineno
     return out
 

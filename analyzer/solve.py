@@ -577,8 +577,9 @@ class _Problem:
                 hi_side = 0 if kind[0][1] else 1
                 if kind[hi_side][0] > kind[1 - hi_side][0]:
                     P[K.P_SIDE_NT] = 1
-        if node_limit is not None and int(node_limit) < 1:
-            raise BarbuError(f"bad node_limit {node_limit}: expected a positive number")
+        if node_limit is not None and not 1 <= int(node_limit) < 1 << 62:
+            raise BarbuError(f"bad node_limit {node_limit}: expected a positive number "
+                             "below 2^62")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)
         psum = int(cc.pts.sum()) + int(cc.tpl.sum())
         P[K.P_PSIGN] = 1 if psum >= 0 else -1

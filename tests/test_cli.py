@@ -98,6 +98,7 @@ def test_table_of_every_contract_on_a_32_card_endgame():
     (("solve",), "no deal given"),
     (("solve", "--example", "-c", "no-tricks", "--node-limit", "1000"), "node_limit 1000 reached"),
     (("solve", ENDGAME, "-c", "no-tricks", "--node-limit", "0"), "bad node_limit"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--node-limit", str(2 ** 63)), "below 2^62"),
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--seat", "N"), "drop --seat"),
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--cards"), "choose one"),
     (("solve", ENDGAME, "--cards"), "name a --contract"),

@@ -377,6 +377,7 @@ def test_every_suit_open_needs_no_starting_rank():
     ("fr-52", dict(start_rank="Z"), "bad rank"),
     ("fr-52", dict(start_rank="5", layout="S:5-9"), "both on the table and in a hand"),
     ("fr-52", dict(start_rank="5", layout="S:6-9"), "does not contain the starting rank"),
+    ("barbu-32", dict(start_rank="K"), "plays first and holds no K"),
     ("fr-52", dict(start_rank="5", seat="Q"), "bad seat"),
     ("fr-52", dict(start_rank="5", weights=[1, 0, 0, 0]), "maximizing seats"),
     ("fr-52", dict(start_rank="5", seat=0, weights=[1, 0, 0, 0], maximizers=[0]),
