@@ -135,12 +135,14 @@ class Job:
         self.leader_given = lead is not None and lead != ""
         self.leader = _seat(lead, "leader") if self.leader_given else (
             self.declarer if r.variants["lead"] == "declarer" else (self.declarer + 1) % 4)
+        self.contract: Contract | None = r.contract(job["contract"]) if job.get(
+            "contract") else None
         self.trick = parse_cards(job.get("trick"))
+        if self.trick and self.contract is not None and self.contract.is_dominoes:
+            raise BarbuError("dominoes has no tricks: drop --trick")
         if self.trick:
             hands = self._remove_trick(hands)
         self.hands = hands
-        self.contract: Contract | None = r.contract(job["contract"]) if job.get(
-            "contract") else None
         self.trump = _trump(job.get("trump"))
         self.rank = _rank(job.get("rank"), r.deck)
         self.side = _side(job["side"]) if job.get("side") else None
@@ -176,6 +178,8 @@ class Job:
                     raise BarbuError(f"{c.id} has no starting rank: drop --rank")
                 if self.layout:
                     raise BarbuError("--layout is for dominoes")
+                if self.out:
+                    raise BarbuError("--out is for dominoes")
                 if c.trumps and self.trump is None:
                     raise BarbuError(f"{c.id} needs a trump suit: --trump S|H|D|C")
                 if not c.trumps and self.trump is not None:
@@ -187,8 +191,12 @@ class Job:
                     raise BarbuError("dominoes has no tricks: drop --trick")
                 if self.side:
                     raise BarbuError("dominoes takes --seat, not --side")
-        elif self.trick or self.layout:
+        elif self.trick or self.layout or self.out:
             raise BarbuError("name the contract (--contract) to solve a position in progress")
+        elif self.trump is not None or self.rank is not None:
+            raise BarbuError(f"{'--trump' if self.trump is not None else '--rank'} picks an "
+                             "option of one contract: name the --contract (without it, the "
+                             "table of every option)")
 
     def _remove_trick(self, hands: list[frozenset[int]]) -> list[frozenset[int]]:
         """Cards of the current trick: removed from the hands when still there."""
@@ -271,6 +279,10 @@ class Job:
                 res["layout"] = self.layout if isinstance(self.layout, str) else str(
                     self.layout)
             if self.rank is None and c.start == "named" and not self.layout:
+                if self.all_seats or self.cards:
+                    raise BarbuError(f"{'--all-seats' if self.all_seats else '--cards'} "
+                                     f"needs the starting rank: add --rank (without it, "
+                                     "the table of every rank)")
                 return self.rank_table(c, res)
         else:
             res["leader"] = Seat(self.leader).name
