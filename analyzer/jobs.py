@@ -36,6 +36,8 @@ JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", 
 def parse_position(text: str, deck: int | None = None) -> tuple[list[frozenset[int]], int]:
     """Parse a PBN deal whose hands may differ in length (a trick in progress)."""
     hs, deck = parse_hands(text, deck, equal=False)
+    if not any(hs):
+        raise BarbuError("the deal has no cards: nothing to solve")
     return list(hs), deck
 
 
@@ -56,7 +58,10 @@ def _seat(x: Any, what: str) -> int:
 
 def _side(x: Any) -> tuple[int, ...]:
     text = "".join(x) if isinstance(x, (list, tuple)) else str(x)
-    seats = tuple(sorted({_seat(ch, "side seat") for ch in text.replace(",", "")}))
+    named = [_seat(ch, "side seat") for ch in text.replace(",", "")]
+    seats = tuple(sorted(set(named)))
+    if len(named) != len(seats):
+        raise BarbuError(f"bad side {x!r}: a seat is named twice")
     if not seats or len(seats) > 3:
         raise BarbuError(f"bad side {x!r}: name one to three seats, like NS")
     return seats

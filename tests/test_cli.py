@@ -105,6 +105,8 @@ def test_table_of_every_contract_on_a_32_card_endgame():
     (("solve", ENDGAME, "-t", "S"), "--trump picks an option of one contract"),
     (("solve", ENDGAME, "--rank", "7"), "--rank picks an option of one contract"),
     (("solve", ENDGAME, "-c", "dominoes", "--trick", "SA"), "dominoes has no tricks"),
+    (("solve", "N:... ... ... ...", "-c", "no-king"), "the deal has no cards"),
+    (("solve", ENDGAME, "-c", "no-king", "--side", "NN"), "a seat is named twice"),
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--seat", "N"), "drop --seat"),
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--cards"), "choose one"),
     (("solve", ENDGAME, "--cards"), "name a --contract"),
