@@ -349,6 +349,9 @@ class Job:
             raise BarbuError("--cards values each card in one contract: name a --contract")
         rows = []
         todo = [(c, trump, rank, p) for c, trump, rank in self.options() for p in seats]
+        if not todo:
+            raise BarbuError(f"no option of {self.rules.name}'s match applies to this "
+                             "position (Dominoes needs a whole deal): name a --contract")
         for i, (c, trump, rank, p) in enumerate(todo):
             if self.progress is not None:
                 label = c.id + ("" if trump is None else f" {'SHDC'[trump]}") + (

@@ -586,6 +586,8 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
             raise BarbuError(f"{where} [match]: contract {x!r} is not defined under [contracts]")
     if len(set(mc)) != len(mc):
         raise BarbuError(f"{where} [match]: a contract is listed twice")
+    if not mc:
+        raise BarbuError(f"{where} [match]: contracts is empty: list the contracts played")
     order = match.get("order", "free")
     if order not in ("free", "fixed"):
         raise BarbuError(f"{where} [match]: order = {order!r} is not one of free, fixed")

@@ -274,3 +274,16 @@ def test_ctrl_c_says_interrupted():
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130 and out == ""
     assert err.strip().splitlines()[-1] == "barbu: interrupted" and "Traceback" not in err
+
+
+def test_an_endgame_table_with_only_dominoes_in_the_match(tmp_path):
+    """Dominoes needs a whole deal: an endgame under a match of Dominoes alone has no
+    option, which is said in one line (a ValueError traceback before)."""
+    from analyzer.rules import load_rules
+    text = load_rules("tournament").to_toml()
+    start = text.index("contracts = [", text.index("[match]"))
+    end = text.index("]", start)
+    f = tmp_path / "dom.toml"
+    f.write_text(text[:start] + 'contracts = ["dominoes"]' + text[end + 1:])
+    p = run("solve", ENDGAME, "-r", str(f))
+    assert p.returncode == 2 and "no option of" in p.stderr and "Traceback" not in p.stderr

@@ -61,6 +61,7 @@ def _doc(**changes):
     ({"contracts__dominoes__places": [45, 20, 5]}, "places must list 4"),
     ({"contracts__trumps__trick_points": True}, "not a boolean"),
     ({"match__contracts": ["no-tricks", "salad"]}, "'salad' is not defined"),
+    ({"match__contracts": []}, "contracts is empty"),
     ({"contracts__no-king__kind": "cards"}, "kind must be"),
     ({"variants__chooser": "dealer"}, "set lead = \"left\""),
     ({"contracts__no-tricks__trick_points": float("inf")}, "trick_points: inf is not a number"),
