@@ -6,6 +6,7 @@ Every bad input ends as one line on stderr, ``barbu: error: …``, and exit stat
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -408,6 +409,17 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         typer.echo("barbu: interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except OSError as e:  # the output cannot be written (a full disk, /dev/full)
+        try:
+            sys.stdout = open(os.devnull, "w")  # nothing more to flush at exit
+        except OSError:
+            pass
+        where = f": {e.filename}" if e.filename else ""
+        typer.echo(f"barbu: error: cannot write the output: {e.strerror or e}{where}",
+                   err=True)
+        sys.exit(1)
     except Exception as e:  # typer's (vendored) click errors, matched by shape
         name = type(e).__name__
         if name == "NoArgsIsHelpError":
@@ -423,8 +435,6 @@ def main(argv: list[str] | None = None) -> None:
             typer.echo(f"barbu: error: {msg}{hint}", err=True)
             sys.exit(e.exit_code)
         raise
-    except BrokenPipeError:
-        sys.exit(0)
     if rv == 130:  # typer turns Ctrl-C inside a command into a returned 130
         typer.echo("barbu: interrupted", err=True)
     sys.exit(rv if isinstance(rv, int) else 0)

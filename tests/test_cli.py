@@ -287,3 +287,12 @@ def test_an_endgame_table_with_only_dominoes_in_the_match(tmp_path):
     f.write_text(text[:start] + 'contracts = ["dominoes"]' + text[end + 1:])
     p = run("solve", ENDGAME, "-r", str(f))
     assert p.returncode == 2 and "no option of" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_an_output_that_cannot_be_written_is_one_line():
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "cli", "deal", "-n", "3"], cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stderr.strip() == "barbu: error: cannot write the output: No space left on device"
