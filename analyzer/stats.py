@@ -502,6 +502,9 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     if nonempty and not resume:
         raise BarbuError(f"--out {out_dir} exists and is not empty: add --resume to finish "
                          "the run in it, or choose another folder")
+    if resume and not nonempty:  # (a mistyped folder would start a whole new run)
+        raise BarbuError(f"cannot resume {out_dir}: no run there (no manifest.json); drop "
+                         "--resume to start one")
     want = {"format": "barbu-stats", "version": FORMAT_VERSION, "rules": r.name,
             "rules_hash": _rules_hash(r), "deck": r.deck, "contracts": list(cids),
             "seed": seed, "deals": deals, "brackets": brackets, "doubling": r.doubling}

@@ -334,6 +334,7 @@ def test_workers_zero_means_every_core(tmp_path):
     (dict(deals=0), "bad --deals"),
     (dict(deals=2, seed=-1), "bad --seed"),
     (dict(deals=2, workers=-1), "bad --workers"),
+    (dict(deals=2, resume=True), "cannot resume .*: no run there"),
     (dict(deals=2, cluster="yarn"), "bad --cluster"),
     (dict(deals=2, cluster="local", scheduler="tcp://x:1"), "not both"),
     (dict(deals=2, contracts="nope"), "unknown contract"),
