@@ -303,6 +303,8 @@ def list_presets() -> list[tuple[str, str, str]]:
     d = user_rules_dir()
     if d.is_dir():
         for p in sorted(d.glob("*.toml")):
+            if not p.is_file():
+                continue
             try:
                 desc = load_rules(str(p)).description
             except BarbuError as e:
@@ -401,9 +403,12 @@ def save_rules(name: str, file: str | Path) -> Path:
         raise BarbuError(f"rules file not found: {file}")
     load_rules(str(src) if str(src).endswith(".toml") or "/" in str(src) else f"./{src}")
     d = user_rules_dir()
-    d.mkdir(parents=True, exist_ok=True)
     dest = d / f"{name}.toml"
-    shutil.copyfile(src, dest)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+    except OSError as e:
+        raise BarbuError(f"cannot save {name} in {d}: {e.strerror or e}") from None
     return dest
 
 
@@ -562,6 +567,14 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
                              if "all_cards_score" in t else None),
             ravage=ravage,
         )
+    names: dict[str, str] = {}
+    for c in contracts.values():  # an id or alias may name one contract only
+        for a in (c.id, *c.aliases):
+            k = a.strip().lower()
+            if names.get(k, c.id) != c.id:
+                raise BarbuError(f"{where} [contracts.{c.id}]: alias {a!r} also names "
+                                 f"{names[k]}")
+            names[k] = c.id
     for c in contracts.values():
         for comp in c.components:
             if comp not in contracts:

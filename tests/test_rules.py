@@ -62,6 +62,8 @@ def _doc(**changes):
     ({"contracts__trumps__trick_points": True}, "not a boolean"),
     ({"match__contracts": ["no-tricks", "salad"]}, "'salad' is not defined"),
     ({"match__contracts": []}, "contracts is empty"),
+    ({"contracts__no-queens__aliases": ["barbu"]}, "alias 'barbu' also names no-queens"),
+    ({"contracts__no-king__aliases": ["No-Tricks"]}, "alias 'No-Tricks' also names no-tricks"),
     ({"contracts__no-king__kind": "cards"}, "kind must be"),
     ({"variants__chooser": "dealer"}, "set lead = \"left\""),
     ({"contracts__no-tricks__trick_points": float("inf")}, "trick_points: inf is not a number"),
@@ -168,3 +170,19 @@ def test_memoised_answers_cannot_be_changed_by_a_caller():
     r2 = parse_rules(tomllib.loads(r.to_toml()))
     assert r2 is not r and "_memo_cache" not in r2.__dict__
     assert r2.card_points(cid) == r.card_points(cid)
+
+
+def test_saving_where_the_user_folder_cannot_be(tmp_path, monkeypatch):
+    """BARBU_HOME naming a file: one line, not a NotADirectoryError; a folder named like a
+    preset file is not listed as a preset."""
+    home = tmp_path / "home"
+    home.write_text("not a folder")
+    monkeypatch.setenv("BARBU_HOME", str(home))
+    f = tmp_path / "mine.toml"
+    f.write_text(load_rules("barbu-32").to_toml().replace('name = "barbu-32"', 'name = "mine"'))
+    with pytest.raises(BarbuError, match="cannot save mine in"):
+        save_rules("mine", f)
+    home2 = tmp_path / "home2"
+    (home2 / "rules" / "odd.toml").mkdir(parents=True)
+    monkeypatch.setenv("BARBU_HOME", str(home2))
+    assert "odd" not in [n for n, _, _ in list_presets()]
