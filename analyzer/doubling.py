@@ -99,6 +99,8 @@ def raw_scores(xs: Sequence[Any] | Mapping[str, Any], what: str = "raw") -> tupl
         out: dict[int, Fraction] = {}
         for k, v in xs.items():
             seat = _seat(k, what)
+            if seat in out:
+                raise BarbuError(f"{what}: {SEAT_NAMES[seat]} is named twice")
             out[seat] = to_fraction(v, f"{what} of {SEAT_NAMES[seat]}")
         missing = [SEAT_NAMES[s] for s in range(4) if s not in out]
         if missing:

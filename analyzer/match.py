@@ -326,13 +326,26 @@ def _resolve_rules(spec: Any, base: Path, where: str) -> Rules:
     return load_rules(spec)
 
 
+def _sheet_seat(x: Any, what: str) -> int:
+    """A seat written in a match file: N, E, S or W (text, as docs/match-format.md)."""
+    if not isinstance(x, str):
+        raise BarbuError(f"{what}: {x!r} is not a seat (expected \"N\", \"E\", \"S\" or "
+                         "\"W\")")
+    return _seat(x, what)
+
+
 def _players(spec: Any, where: str) -> tuple[str, str, str, str]:
     if spec is None:
         return ("N", "E", "S", "W")
     if isinstance(spec, dict):
         names = dict.fromkeys(range(4), "")
+        seen: set[int] = set()
         for k, v in spec.items():
-            names[_seat(k, f"{where}: players")] = str(v)
+            p = _seat(k, f"{where}: players")
+            if p in seen:
+                raise BarbuError(f"{where}: players: {SEAT_NAMES[p]} is named twice")
+            seen.add(p)
+            names[p] = str(v)
         out = [names[p] or SEAT_NAMES[p] for p in range(4)]
     elif isinstance(spec, list) and len(spec) == 4:
         out = [str(x) for x in spec]
@@ -379,9 +392,9 @@ def score_match(path: str | os.PathLike[str], rules: str | Rules | None = None) 
     if not isinstance(hands_in, list) or not all(isinstance(h, dict) for h in hands_in):
         raise BarbuError(f"{where}: hands are [[hand]] tables")
     if "first_declarer" in data:
-        first = _seat(data["first_declarer"], f"{where}: first_declarer")
+        first = _sheet_seat(data["first_declarer"], f"{where}: first_declarer")
     elif hands_in and "declarer" in hands_in[0]:
-        first = _seat(hands_in[0]["declarer"], "hand 1: declarer")
+        first = _sheet_seat(hands_in[0]["declarer"], "hand 1: declarer")
     elif hands_in:
         raise BarbuError("hand 1: declarer missing (give it, or first_declarer at the top)")
     else:
@@ -433,7 +446,7 @@ def _score_hand(r: Rules, h: dict[str, Any], i: int, first: int, played: set[str
         quota[:] = [0, 0, 0, 0]
     expected = (first + i // r.run) % 4
     if "declarer" in h:
-        decl = _seat(h["declarer"], "declarer")
+        decl = _sheet_seat(h["declarer"], "declarer")
         if decl != expected:
             raise BarbuError(f"declarer {SEAT_NAMES[decl]} out of turn: hand {i + 1} is hand "
                              f"{pos + 1} of {SEAT_NAMES[expected]}'s run")

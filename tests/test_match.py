@@ -162,6 +162,11 @@ def test_fractional_barbu32(tmp_path):
 # --------------------------------------------------------------------------- inconsistencies
 BAD = [
     # (hands, message)
+    (hand("N", "no-king", "{N = 0, E = -20, S = 0, W = 0, north = 0}"), "N is named twice"),
+    ('declarer = 0\ncontract = "no-king"\nraw = [0, -20, 0, 0]\n'.join(["[[hand]]\n", ""]),
+     "0 is not a seat"),
+    ('players = {N = "Ann", north = "Bea"}\n' + hand("N", "no-king", "[0, -20, 0, 0]"),
+     "players: N is named twice"),
     (hand("N", "no-queens", "[-6, 0, -6, -6]"), "hand 1: raw results -6 0 -6 -6 add up to "
                                                 "-18, not the no-queens total -24"),
     (hand("N", "no-tricks", "[-3, -7, -6, -10]"), "hand 1: raw result -3 of N is impossible "
