@@ -78,6 +78,7 @@ SLOW_52 = ("no-last-two", "no-last", "salad", "ravage-city", "no-queens", "no-tr
 
 #: ``samples="auto"``: first batch, later batches, and the cap.
 AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
+MAX_SAMPLES = 1_000_000
 
 #: ``race`` on 52 cards: its batches (the first and the later ones). A 52-card deal of the
 #: slow contracts costs seconds to a minute, and an option far behind is beaten at 99.9%
@@ -991,6 +992,9 @@ def _parse_samples(samples: int | str) -> tuple[bool, int]:
             raise BarbuError(f"bad --samples {samples!r}: a number or auto") from None
     if isinstance(samples, bool) or int(samples) < 1:
         raise BarbuError(f"bad --samples {samples!r}: at least 1")
+    if int(samples) > MAX_SAMPLES:
+        raise BarbuError(f"bad --samples {samples!r}: at most {MAX_SAMPLES:,} (the deals are "
+                         "held in memory)")
     return False, int(samples)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from importlib import resources
 
 from analyzer.cards import format_deal, random_deal
@@ -32,8 +33,9 @@ def example_hand(rules: str | None = None) -> str:
 
 
 def random_deals(count: int, seed: int | None, rules: str | None = None,
-                 length: int | None = None) -> list[str]:
-    """``count`` seeded random deals of the preset's deck, as PBN."""
+                 length: int | None = None) -> Iterator[str]:
+    """``count`` seeded random deals of the preset's deck, as PBN, one at a time (the
+    arguments are checked before the first)."""
     if count < 1:
         raise BarbuError(f"--count must be at least 1, got {count}")
     if seed is not None:
@@ -42,4 +44,10 @@ def random_deals(count: int, seed: int | None, rules: str | None = None,
 
     r = load_rules(rules)
     rng = np.random.default_rng(seed)
-    return [format_deal(random_deal(rng, deck=r.deck, length=length)) for _ in range(count)]
+    first = format_deal(random_deal(rng, deck=r.deck, length=length))  # checks length
+
+    def deals() -> Iterator[str]:
+        yield first
+        for _ in range(count - 1):
+            yield format_deal(random_deal(rng, deck=r.deck, length=length))
+    return deals()

@@ -476,6 +476,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     """
     t0 = time.perf_counter()
     check_whole(deals, "--deals", 1)
+    if deals > 10 ** 9:
+        raise BarbuError(f"bad --deals {deals}: at most 1,000,000,000")
     check_whole(seed, "--seed", 0)
     if workers is not None:
         check_whole(workers, "--workers", 0, "0 (every core) or more")

@@ -106,6 +106,7 @@ def test_table_of_every_contract_on_a_32_card_endgame():
     (("solve", ENDGAME, "--rank", "7"), "--rank picks an option of one contract"),
     (("solve", ENDGAME, "-c", "dominoes", "--trick", "SA"), "dominoes has no tricks"),
     (("solve", "N:... ... ... ...", "-c", "no-king"), "the deal has no cards"),
+    (("advise", "--example", "-n", "100000000000"), "at most 1,000,000"),
     (("solve", ENDGAME, "-c", "no-king", "--side", "NN"), "a seat is named twice"),
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--seat", "N"), "drop --seat"),
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--cards"), "choose one"),
@@ -296,3 +297,17 @@ def test_an_output_that_cannot_be_written_is_one_line():
                            stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
     assert p.returncode == 1 and "Traceback" not in p.stderr
     assert p.stderr.strip() == "barbu: error: cannot write the output: No space left on device"
+
+
+def test_deal_streams_its_deals():
+    """barbu deal prints deal by deal: a huge --count piped into head answers at once
+    (it built every deal before printing the first)."""
+    p = subprocess.Popen([sys.executable, "-m", "cli", "deal", "-n", str(10 ** 22), "--seed", "1"],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert p.stdout is not None
+        first = p.stdout.readline()
+    finally:
+        p.kill()
+        p.wait()
+    assert first.startswith("N:") and first.strip() == run("deal", "--seed", "1").stdout.strip()
