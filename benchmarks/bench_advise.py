@@ -72,8 +72,9 @@ def run(preset: str, samples: int, workers: int, seed: int, limit: float,
             continue
         _, hand, nopt, n, wall, rec, sep = msg
         p.join()
+        note = " (forced)" if sep is None else "" if sep else " (not separated)"
         return (f"| {preset} | {nopt} | {n} | {workers} | {wall:.1f} | {wall / n:.2f} | "
-                f"{rec}{'' if sep else ' (not separated)'} |")
+                f"{rec}{note} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=float, default=600.0)
     ap.add_argument("--remaining", default=None, help="contracts to advise on (default all)")
     a = ap.parse_args(argv)
+    known = [p for p, _ in CASES]
+    unknown = [p for p in a.preset or () if p not in known]
+    if unknown:
+        ap.error(f"unknown --preset {unknown[0]!r} (expected one of {', '.join(known)})")
     cases = [(p, a.samples or n) for p, n in CASES if not a.preset or p in a.preset]
     print("| preset | options | samples | workers | wall s | s per deal | advice |"
           + (f" (remaining: {a.remaining})" if a.remaining else ""))

@@ -53,6 +53,22 @@ PRESETS_32 = {"classic-32": ("no-tricks", "no-hearts", "no-queens", "no-king", "
                            "trumps")}
 
 
+def _finite(x):
+    """``x`` with every infinite number (an unfinished solve's time or ratio) as the text
+    "> limit": strict JSON has no Infinity."""
+    if isinstance(x, float) and np.isinf(x):
+        return "> limit"
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+def _dumps(x, **kw) -> str:
+    return json.dumps(_finite(x), allow_nan=False, **kw)
+
+
 def stats(times: list[float]) -> dict:
     """Median and 95th percentile (seconds); inf marks an unfinished solve."""
     a = np.sort(np.array(times))
@@ -201,7 +217,7 @@ def main() -> None:
                     "seed": args.seed, "node_limit": args.node_limit}
     if "a" in args.parts:
         report["a_bridge_notrump"] = part_a(deals52, args.node_limit)
-        print(json.dumps(report["a_bridge_notrump"]), flush=True)
+        print(_dumps(report["a_bridge_notrump"]), flush=True)
     if "b" in args.parts:
         b = part_contracts("tournament", TOURNAMENT, deals52, args.node_limit)
         if "a_bridge_notrump" in report:
@@ -209,19 +225,19 @@ def main() -> None:
             for v in b.values():
                 v["ratio_to_dds_nt_median"] = v["median_s"] / base
         report["b_tournament"] = b
-        print(json.dumps(b), flush=True)
+        print(_dumps(b), flush=True)
     if "c" in args.parts:
         report["c_32_card"] = {p: part_contracts(p, cids, deals32, args.node_limit)
                                for p, cids in PRESETS_32.items()}
-        print(json.dumps(report["c_32_card"]), flush=True)
+        print(_dumps(report["c_32_card"]), flush=True)
     if "d" in args.parts:
         report["d_peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if "e" in args.parts:
         report["e_startup"] = part_e()
     if "g" in args.parts:
         report["g_growth"] = part_g(args.node_limit)
-        print(json.dumps(report["g_growth"]), flush=True)
-    text = json.dumps(report, indent=1)
+        print(_dumps(report["g_growth"]), flush=True)
+    text = _dumps(report, indent=1)
     print(text)
     if args.json:
         Path(args.json).write_text(text)
