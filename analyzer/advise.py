@@ -52,12 +52,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from itertools import combinations
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from analyzer.cards import RANK_CHARS, Seat, as_card, card_name, format_hand, parse_hand
+from analyzer.cards import RANK_CHARS, Seat, as_hand, as_seat, card_name, format_hand
 from analyzer.errors import BarbuError, check_whole
 from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, load_rules,
                             same_game_as_builtin)
@@ -971,14 +970,7 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
 
 # --------------------------------------------------------------------------- the advisor
 def _parse_seat(seat: int | str) -> int:
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        if 0 <= seat < 4:
-            return seat
-        raise BarbuError(f"bad seat {seat!r}: expected one of N, E, S, W")
-    try:
-        return int(Seat.parse(str(seat)))
-    except (BarbuError, ValueError):
-        raise BarbuError(f"bad seat {seat!r}: expected one of N, E, S, W") from None
+    return as_seat(seat)
 
 
 def _parse_samples(samples: int | str) -> tuple[bool, int]:
@@ -990,8 +982,7 @@ def _parse_samples(samples: int | str) -> tuple[bool, int]:
             samples = int(t)
         except ValueError:
             raise BarbuError(f"bad --samples {samples!r}: a number or auto") from None
-    if isinstance(samples, bool) or int(samples) < 1:
-        raise BarbuError(f"bad --samples {samples!r}: at least 1")
+    check_whole(samples, "--samples", 1, "a whole number of at least 1, or auto")
     if int(samples) > MAX_SAMPLES:
         raise BarbuError(f"bad --samples {samples!r}: at most {MAX_SAMPLES:,} (the deals are "
                          "held in memory)")
@@ -1064,19 +1055,22 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     """
     r = load_rules(rules) if not isinstance(rules, Rules) else rules
     x = _parse_seat(seat)
-    if isinstance(hand, str):
-        h = parse_hand(hand.strip().strip('"'))
-    else:
-        h = frozenset(as_card(c, "the hand") for c in hand)
+    h = as_hand(hand)
     if doubling not in ("best", "all", "none"):
         raise BarbuError(f"bad doubling {doubling!r}: expected best, all or none")
     if seed is not None:
         check_whole(seed, "--seed", 0)
+        seed = int(seed)
     if workers is not None:
         check_whole(workers, "--workers", 0, "0 (every core) or more")
+        workers = int(workers)
+    if not isinstance(race, (bool, np.bool_)):
+        raise BarbuError(f"bad race {race!r}: true or false")
+    race = bool(race)
     auto, n_cap = _parse_samples(samples)
     if max_samples is not None:
-        n_cap = int(max_samples)
+        check_whole(max_samples, "max_samples", 1)
+        n_cap = min(int(max_samples), MAX_SAMPLES)
     cons = parse_constraints(constraints)
     sampler = Sampler(h, x, r.deck, **cons)
     rem = parse_remaining(r, remaining)

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Iterable, Sequence
 
+from fractions import Fraction
+
 import numpy as np
 
 from analyzer.errors import BarbuError
@@ -135,6 +137,117 @@ class Rank(IntEnum):
 SEATS = tuple(Seat)
 SUITS = tuple(Suit)
 
+
+def whole_index(x: object, n: int) -> int | None:
+    """``x`` as an index in ``range(n)`` when it is a whole number of an integer type
+    (Python or numpy, an IntEnum included; not a boolean, not a float): else None.
+
+    >>> whole_index(2, 4), whole_index(np.int64(3), 4), whole_index(True, 4), whole_index(1.0, 4)
+    (2, 3, None, None)
+    """
+    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) \
+            and 0 <= int(x) < n:
+        return int(x)
+    return None
+
+
+def as_seat(x: object, what: str = "seat") -> int:
+    """A seat index 0-3 from ``"N"``/``"north"``, a :class:`Seat` or an integer 0-3
+    (numpy too); one line naming ``what`` for anything else (booleans, floats, 4).
+
+    >>> as_seat("e"), as_seat(Seat.W), as_seat(np.int8(2))
+    (1, 3, 2)
+    """
+    if isinstance(x, str):
+        try:
+            return int(Seat.parse(x))
+        except BarbuError:
+            pass
+    else:
+        i = whole_index(x, 4)
+        if i is not None:
+            return i
+    raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W")
+
+
+def as_suit(x: object, what: str = "suit") -> int:
+    """A suit index 0-3 from ``"S"``/``"♠"``, a :class:`Suit` or an integer 0-3."""
+    if isinstance(x, str):
+        try:
+            return int(Suit.parse(x))
+        except BarbuError:
+            pass
+    else:
+        i = whole_index(x, 4)
+        if i is not None:
+            return i
+    raise BarbuError(f"bad {what} {x!r}: expected one of S, H, D, C")
+
+
+def as_rank(x: object, what: str = "rank") -> int:
+    """A rank index 0-12 (2 … A) from ``"T"``/``"10"``, a :class:`Rank` or an integer."""
+    if isinstance(x, str):
+        try:
+            return int(Rank.parse(x))
+        except BarbuError:
+            pass
+    else:
+        i = whole_index(x, 13)
+        if i is not None:
+            return i
+    raise BarbuError(f"bad {what} {x!r}: expected one of 2-9, T, J, Q, K, A")
+
+
+def as_seats(side: object, what: str = "side") -> tuple[int, ...]:
+    """Distinct seats, sorted, from ``"NS"`` or a collection of seats (:func:`as_seat`);
+    a single seat (``0``, ``Seat.N``) is a side of one.
+
+    >>> as_seats("sn"), as_seats([Seat.E, "w"]), as_seats(2)
+    ((0, 2), (1, 3), (2,))
+    """
+    if isinstance(side, str):
+        items: list = list(side.strip().upper())
+    elif whole_index(side, 4) is not None:
+        items = [side]
+    else:
+        try:
+            items = list(side)  # type: ignore[arg-type]
+        except TypeError:
+            raise BarbuError(f"bad {what} {side!r}: name seats, like NS") from None
+    seats = [as_seat(x, f"seat in {what}") for x in items]
+    if not seats or len(set(seats)) != len(seats):
+        raise BarbuError(f"bad {what} {side!r}: name distinct seats, like NS")
+    return tuple(sorted(seats))
+
+
+def _weight(x: object) -> Fraction:
+    """An objective's weight: an exact number (a float as written: 0.1 is 1/10; text
+    such as ``"1/3"``)."""
+    if isinstance(x, str):
+        try:
+            return _weight(Fraction(x.strip()))
+        except (ValueError, ZeroDivisionError):
+            raise BarbuError(f"bad weight {x!r}: expected a number") from None
+    if isinstance(x, (bool, np.bool_)) or not isinstance(
+            x, (int, np.integer, float, np.floating, Fraction)):
+        raise BarbuError(f"bad weight {x!r}: expected a number")
+    if isinstance(x, (float, np.floating)):
+        if not np.isfinite(x):
+            raise BarbuError(f"bad weight {x!r}: expected a finite number")
+        return Fraction(str(float(x)))
+    return Fraction(int(x)) if isinstance(x, np.integer) else Fraction(x)
+
+
+def as_weights(weights: object) -> tuple[Fraction, ...]:
+    """Four exact weights, one a seat (N E S W), from a sequence of numbers."""
+    if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
+        raise BarbuError(f"bad weights {weights!r}: expected four numbers, one a seat")
+    w = tuple(_weight(x) for x in weights)  # type: ignore[union-attr]
+    if len(w) != 4:
+        raise BarbuError(f"weights need one number per seat, got {len(w)}")
+    return w
+
+
 #: Ranks present in each deck size, low to high.
 DECK_RANKS = {52: tuple(range(13)), 32: tuple(range(5, 13))}
 
@@ -159,7 +272,7 @@ def card_rank(c: int) -> int:
 
 
 def make_card(suit: int, rank: int) -> int:
-    return 13 * int(suit) + int(rank)
+    return 13 * as_suit(suit) + as_rank(rank)
 
 
 def card_bit(c: int) -> int:
@@ -168,6 +281,8 @@ def card_bit(c: int) -> int:
 
 def card_name(c: int) -> str:
     """``'SA'``-style name (suit then rank) of card index ``c``."""
+    if whole_index(c, 52) is None:
+        raise BarbuError(f"bad card {c!r}: a card index 0-51")
     return "SHDC"[c // 13] + RANK_CHARS[c % 13]
 
 
@@ -200,11 +315,38 @@ def as_card(x: int | str, where: str) -> int:
     raise BarbuError(f"bad card {x!r} in {where}: a card index 0-51 or a name like SA")
 
 
+def as_hand(x: object, where: str = "the hand") -> frozenset[int]:
+    """One hand from PBN text (``"AK72.Q5.A963.KJ4"``) or a collection of cards
+    (:func:`as_card`); a card listed twice is refused, not merged."""
+    if isinstance(x, str):
+        return parse_hand(x.strip().strip('"'))
+    try:
+        cards = [as_card(c, where) for c in x]  # type: ignore[union-attr]
+    except TypeError:
+        raise BarbuError(f"bad hand {x!r}: PBN text or a collection of cards") from None
+    h = frozenset(cards)
+    if len(h) != len(cards):
+        dup = next(c for c in cards if cards.count(c) > 1)
+        raise BarbuError(f"card {card_name(dup)} is listed twice in {where}")
+    return h
+
+
 def as_hands(hands: Iterable[Iterable[int | str]]) -> list[set[int]]:
     """Hands of cards (indices or names, :func:`as_card`) as sets of card indices; a bad
     card names its seat's hand."""
-    return [set(as_card(c, f"{'NESW'[i]}'s hand" if i < 4 else f"hand {i + 1}") for c in h)
-            for i, h in enumerate(hands)]
+    out = []
+    for i, h in enumerate(hands):
+        where = f"{'NESW'[i]}'s hand" if i < 4 else f"hand {i + 1}"
+        if isinstance(h, str):
+            raise BarbuError(f"bad {where} {h!r}: a collection of cards (parse_hand reads "
+                             "PBN text)")
+        cards = [as_card(c, where) for c in h]
+        hs = set(cards)
+        if len(hs) != len(cards):
+            dup = next(c for c in cards if cards.count(c) > 1)
+            raise BarbuError(f"card {card_name(dup)} is listed twice in {where}")
+        out.append(hs)
+    return out
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -47,7 +47,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from analyzer.cards import DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit, as_hands
+from analyzer.cards import (DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit, as_hands, as_rank,
+                            as_seat, as_seats, as_weights)
 from analyzer.engine import PASS, DominoesGame
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules, load_rules
@@ -191,12 +192,17 @@ _TABLE = _Table()
 
 
 # ---------------------------------------------------------------------------- compiling
-def _rules(rules: Rules | str) -> Rules:
-    return load_rules(rules) if isinstance(rules, str) else rules
+def _rules(rules: Rules | str | None) -> Rules:
+    return rules if isinstance(rules, Rules) else load_rules(rules)  # type: ignore[arg-type]
 
 
 def _contract(rules: Rules, contract: Contract | str) -> Contract:
-    c = rules.contract(contract) if isinstance(contract, str) else contract
+    if isinstance(contract, Contract):
+        c = contract  # played as given, its places included (a variant of the preset's)
+    elif isinstance(contract, str):
+        c = rules.contract(contract)
+    else:
+        raise BarbuError(f"bad contract {contract!r}: a contract id like 'dominoes'")
     if not c.is_dominoes:
         raise BarbuError(f"{c.id} is not a dominoes contract")
     return c
@@ -214,12 +220,7 @@ def _hands(deal_or_hands: Deal | Sequence[Iterable[int]]) -> list[set[int]]:
 def _rank_arg(start_rank: int | str | Rank | None) -> int | None:
     if start_rank is None:
         return None
-    if isinstance(start_rank, str):
-        return int(Rank.parse(start_rank))
-    r = int(start_rank)
-    if r not in range(13):
-        raise BarbuError(f"bad starting rank {start_rank!r}")
-    return r
+    return as_rank(start_rank, "starting rank")
 
 
 def _objective(seat: int | str | Seat | None, weights: Sequence | None,
@@ -228,35 +229,28 @@ def _objective(seat: int | str | Seat | None, weights: Sequence | None,
     if weights is None:
         if maximizers is not None:
             raise BarbuError("maximizers need weights (or give a seat)")
-        x = default_seat if seat is None else int(Seat.parse(seat) if isinstance(seat, str)
-                                                  else seat)
-        if x not in range(4):
-            raise BarbuError(f"bad seat {seat!r}")
+        x = default_seat if seat is None else as_seat(seat)
         return [Fraction(int(i == x)) for i in range(4)], frozenset([x])
     if seat is not None:
         raise BarbuError("give either a seat or weights and maximizers, not both")
     if maximizers is None:
         raise BarbuError("weights need the set of maximizing seats")
-    w = [Fraction(x) if not isinstance(x, float) else Fraction(str(x)) for x in weights]
-    if len(w) != 4:
-        raise BarbuError(f"weights need one number per seat, got {len(w)}")
-    maxi = frozenset(int(Seat.parse(s) if isinstance(s, str) else s) for s in maximizers)
-    if not maxi <= set(range(4)):
-        raise BarbuError(f"bad maximizing seats {sorted(maxi)}")
-    return w, maxi
+    w = list(as_weights(weights))
+    return w, frozenset(as_seats(maximizers, "maximizers"))
 
 
 def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | Seat,
           start_rank: int | None, layout: Sequence[Run] | str | None,
           out: Sequence[int | str | Seat]) -> DominoesGame:
-    f = int(Seat.parse(first) if isinstance(first, str) else first)
-    if f not in range(4):
-        raise BarbuError(f"bad seat to play first: {first!r}")
+    f = as_seat(first, "seat to play first")
     if isinstance(layout, str):
         layout = parse_layout(layout, rules.deck, ace=c.ace)
-    outs = [int(Seat.parse(s) if isinstance(s, str) else s) for s in out]
-    if not set(outs) <= set(range(4)):
-        raise BarbuError(f"bad list of seats already out: {list(out)!r}")
+    if isinstance(out, str):
+        out = list(out.replace(",", ""))
+    try:
+        outs = [as_seat(s, "seat already out") for s in out]
+    except TypeError:
+        raise BarbuError(f"bad list of seats already out: {out!r}") from None
     if len(set(outs)) != len(outs):
         names = "".join("NESW"[s] for s in outs)
         raise BarbuError(f"bad list of seats already out {names!r}: a seat is named twice")
@@ -483,7 +477,7 @@ def solve_dominoes_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]],
 def dominoes_first_seat(rules: Rules | str, declarer: int | str | Seat) -> int:
     """The seat that plays first in Dominoes (variant ``dominoes_first``: declarer or left)."""
     r = _rules(rules)
-    d = int(Seat.parse(declarer) if isinstance(declarer, str) else declarer)
+    d = as_seat(declarer, "declarer")
     return d if r.variants["dominoes_first"] == "declarer" else (d + 1) % 4
 
 

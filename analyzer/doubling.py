@@ -54,7 +54,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from analyzer.cards import Seat
+import numpy as np
+
+from analyzer.cards import Seat, whole_index
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules
 
@@ -71,12 +73,14 @@ def to_fraction(x: Any, what: str = "score") -> Fraction:
     >>> to_fraction(2.5), to_fraction("-5/2"), to_fraction(-6)
     (Fraction(5, 2), Fraction(-5, 2), Fraction(-6, 1))
     """
-    if isinstance(x, bool):
+    if isinstance(x, (bool, np.bool_)):
         raise BarbuError(f"{what} must be a number, not {x!r}")
     if isinstance(x, Fraction):
         return x
-    if isinstance(x, int):
-        return Fraction(x)
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, np.floating):
+        x = float(x)
     if isinstance(x, float):
         if not math.isfinite(x):
             raise BarbuError(f"{what} must be a finite number, not {x!r}")
@@ -106,16 +110,21 @@ def raw_scores(xs: Sequence[Any] | Mapping[str, Any], what: str = "raw") -> tupl
         if missing:
             raise BarbuError(f"{what}: no score for {', '.join(missing)}")
         return tuple(out[s] for s in range(4))
+    if isinstance(xs, np.ndarray):
+        xs = list(xs)
     if isinstance(xs, (str, bytes)) or not isinstance(xs, Sequence) or len(xs) != 4:
         raise BarbuError(f"{what} must be 4 scores in the order N E S W")
     return tuple(to_fraction(v, f"{what} of {SEAT_NAMES[i]}") for i, v in enumerate(xs))
 
 
 def _seat(x: Any, what: str = "seat") -> int:
-    if isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 4:
-        return int(x)
+    if not isinstance(x, str):
+        i = whole_index(x, 4)
+        if i is None:
+            raise BarbuError(f"{what}: {x!r} is not a seat (expected N, E, S or W)")
+        return i
     try:
-        return int(Seat.parse(str(x)))
+        return int(Seat.parse(x))
     except BarbuError:
         raise BarbuError(f"{what}: {x!r} is not a seat (expected N, E, S or W)") from None
 

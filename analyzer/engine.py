@@ -24,8 +24,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, as_card, as_hands,
-                            card_name, validate_hands)
+import numpy as np
+
+from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, as_card, as_hands, as_seat,
+                            as_suit, card_name, validate_hands)
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules
 
@@ -104,17 +106,15 @@ class TrickGame:
             raise BarbuError(f"{c.id} is not a trick contract")
         self.rules = rules
         self.contract = c
-        leader = int(leader)
-        if leader not in range(4):
-            raise BarbuError(f"bad leader {leader}")
+        leader = as_seat(leader, "leader")
+        if whole_hand is not None and not isinstance(whole_hand, (bool, np.bool_)):
+            raise BarbuError(f"bad whole_hand {whole_hand!r}: true, false or None")
         trick = [as_card(x, "the current trick") for x in trick]
         self.hands = _check_position(rules, hands, leader, trick)
         if c.trumps:
             if trump is None:
                 raise BarbuError(f"{c.id} needs a trump suit")
-            trump = int(Suit.parse(trump) if isinstance(trump, str) else trump)
-            if trump not in range(4):
-                raise BarbuError(f"bad trump suit {trump}")
+            trump = as_suit(trump, "trump suit")
         elif trump is not None:
             raise BarbuError(f"{c.id} is played without trumps: drop the trump suit")
         self.trump = -1 if trump is None else trump

@@ -22,7 +22,7 @@ import json
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, card_index, card_name,
+from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, as_seat, card_index, card_name,
                             format_hand, parse_hands)
 from analyzer.doubling import to_number
 from analyzer.errors import BarbuError
@@ -50,10 +50,7 @@ def parse_cards(spec: str | Sequence[str] | None) -> list[int]:
 
 
 def _seat(x: Any, what: str) -> int:
-    try:
-        return int(Seat.parse(x)) if not isinstance(x, int) else int(Seat(x))
-    except (BarbuError, ValueError):
-        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W") from None
+    return as_seat(x, what)
 
 
 def _side(x: Any) -> tuple[int, ...]:

@@ -325,7 +325,7 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     p = Path(spec).expanduser()
     if spec.endswith(".toml") or os.sep in spec or "/" in spec:
         if not p.is_file():
-            raise BarbuError(f"rules file not found: {spec}")
+            raise BarbuError(f"rules file not found: {spec!r}")
         path = p
     else:
         path = builtin_path(spec)
@@ -394,7 +394,7 @@ def builtin_game(rules: Rules) -> str | None:
 
 def save_rules(name: str, file: str | Path) -> Path:
     """Validate ``file`` and keep it in the user directory under ``name``."""
-    if not CONTRACT_ID.match(name):
+    if not isinstance(name, str) or not CONTRACT_ID.fullmatch(name):
         raise BarbuError(f"bad preset name {name!r}: use lower-case letters, digits and '-'")
     if name in BUILTIN_PRESETS:
         raise BarbuError(f"{name!r} is a built-in preset: save under another name")
@@ -489,7 +489,7 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
     ntricks = deck // 4
     for cid, t in ctab.items():
         cw = f"{where} [contracts.{cid}]"
-        if not CONTRACT_ID.match(cid):
+        if not CONTRACT_ID.fullmatch(cid):
             raise BarbuError(f"{cw}: bad contract id (use lower-case letters, digits and '-')")
         if not isinstance(t, dict):
             raise BarbuError(f"{cw}: must be a table")

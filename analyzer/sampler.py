@@ -39,7 +39,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from analyzer.cards import Seat, Suit, as_card, card_index, card_name, deck_cards, parse_hand
+from analyzer.cards import (Seat, Suit, as_card, as_hand, as_seat, as_suit, card_index,
+                            card_name, deck_cards, parse_hand, whole_index)
 from analyzer.errors import BarbuError
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
@@ -48,25 +49,11 @@ __all__ = ["Sampler", "sample_deals", "parse_constraints", "Hands"]
 
 
 def _seat(x: Any, what: str = "seat") -> int:
-    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
-        if 0 <= int(x) < 4:
-            return int(x)
-        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W")
-    try:
-        return int(Seat.parse(str(x)))
-    except (BarbuError, ValueError):
-        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W") from None
+    return as_seat(x, what)
 
 
 def _suit(x: Any) -> int:
-    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
-        if 0 <= int(x) < 4:
-            return int(x)
-        raise BarbuError(f"bad suit {x!r}: expected one of S, H, D, C")
-    try:
-        return int(Suit.parse(str(x)))
-    except (BarbuError, ValueError):
-        raise BarbuError(f"bad suit {x!r}: expected one of S, H, D, C") from None
+    return as_suit(x)
 
 
 def _cards(x: Any) -> frozenset[int]:
@@ -76,18 +63,23 @@ def _cards(x: Any) -> frozenset[int]:
         if "." in t:
             return parse_hand(t)
         return frozenset(card_index(y) for y in t.replace(",", " ").split())
-    out = set()
-    for y in x:
-        out.add(card_index(y) if isinstance(y, str) else int(y))
-    return frozenset(out)
+    if whole_index(x, 52) is not None:
+        return frozenset({int(x)})  # type: ignore[arg-type]
+    try:
+        return frozenset(as_card(y, "the known cards") for y in x)  # type: ignore[union-attr]
+    except TypeError:
+        raise BarbuError(f"bad known cards {x!r}: names like SA,HK or card indices") from None
 
 
 def _suits(x: Any) -> frozenset[int]:
     if isinstance(x, str):
-        return frozenset(_suit(ch) for ch in x.replace(",", "").replace(" ", ""))
-    if isinstance(x, (int, np.integer)):
-        return frozenset({_suit(x)})
-    return frozenset(_suit(y) for y in x)
+        try:
+            return frozenset({int(Suit.parse(x))})  # "hearts", "♥"
+        except BarbuError:
+            return frozenset(_suit(ch) for ch in x.replace(",", "").replace(" ", ""))
+    if isinstance(x, (list, tuple, set, frozenset)):
+        return frozenset(_suit(y) for y in x)
+    return frozenset({_suit(x)})
 
 
 def intersect_lengths(old: tuple[int, int] | None, new: tuple[int, int], seat: str,
@@ -141,14 +133,15 @@ def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
         if not isinstance(v, Mapping):
             raise BarbuError(f"lengths of {Seat(p).name} must be a table {{suit: [lo, hi]}}")
         for s, rng in v.items():
-            if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+            if whole_index(rng, 14) is not None:
                 lo = hi = int(rng)
             else:
-                try:
-                    lo, hi = (int(z) for z in rng)
-                except (TypeError, ValueError):
+                ends = list(rng) if isinstance(rng, (list, tuple)) else []
+                ok = len(ends) == 2 and all(whole_index(z, 14) is not None for z in ends)
+                if not ok:
                     raise BarbuError(f"bad length range {rng!r} for {Seat(p).name}: "
-                                     "expected [lo, hi] or a number") from None
+                                     "expected [lo, hi] or a number, 0-13")
+                lo, hi = (int(z) for z in ends)
             lengths.setdefault(p, {})[_suit(s)] = intersect_lengths(
                 lengths.get(p, {}).get(_suit(s)), (lo, hi), Seat(p).name, _suit(s))
     return {"known": known, "voids": voids, "lengths": lengths}
@@ -187,12 +180,11 @@ class Sampler:
                  known: Mapping[Any, Any] | None = None,
                  voids: Mapping[Any, Any] | None = None,
                  lengths: Mapping[Any, Mapping[Any, Any]] | None = None) -> None:
-        if deck not in (32, 52):
-            raise BarbuError(f"bad deck {deck}: expected 32 or 52")
+        if whole_index(deck, 53) not in (32, 52):
+            raise BarbuError(f"bad deck {deck!r}: expected 32 or 52")
         self.deck = deck
         self.seat = _seat(seat)
-        h = parse_hand(hand) if isinstance(hand, str) else \
-            frozenset(as_card(c, "the hand") for c in hand)
+        h = as_hand(hand)
         allc = deck_cards(deck)
         outside = [c for c in h if c not in allc]
         if outside:

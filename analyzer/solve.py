@@ -29,7 +29,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from analyzer.cards import Deal, Seat, card_name
+from analyzer.cards import Deal, Seat, as_seat, as_seats, as_weights, card_name, parse_hands
 from analyzer.compile import CompiledContract, card_bitpos, compile_contract
 from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError
@@ -208,32 +208,13 @@ def release_tables() -> None:
     _local.tabs = None
 
 
-def _parse_seats(side: str | Iterable[int | str | Seat]) -> tuple[int, ...]:
-    if isinstance(side, str):
-        items: list = list(side.strip().upper())
-    else:
-        items = list(side)
-    seats = []
-    for x in items:
-        s = int(Seat.parse(x)) if isinstance(x, str) else int(x)
-        if s not in range(4):
-            raise BarbuError(f"bad seat {x!r} in side {side!r}")
-        seats.append(s)
-    if not seats or len(set(seats)) != len(seats):
-        raise BarbuError(f"bad side {side!r}: name distinct seats, like NS")
-    return tuple(sorted(seats))
+def _parse_seats(side: str | Iterable[int | str | Seat], what: str = "side"
+                 ) -> tuple[int, ...]:
+    return as_seats(side, what)
 
 
 def _seat(x: int | str | Seat, what: str) -> int:
-    if isinstance(x, str):
-        return int(Seat.parse(x))
-    try:
-        s = int(x)
-    except (TypeError, ValueError):
-        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W") from None
-    if s not in range(4):
-        raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W")
-    return s
+    return as_seat(x, what)
 
 
 def objective(seat: int | str | Seat | None = None,
@@ -251,13 +232,10 @@ def objective(seat: int | str | Seat | None = None,
     if weights is not None:
         if seat is not None or side is not None:
             raise BarbuError("give weights or a seat or a side, not several")
-        w = tuple(Fraction(x) for x in weights)
-        if len(w) != 4:
-            raise BarbuError(f"weights need one number per seat, got {len(w)}")
+        w = as_weights(weights)
         if maximizers is None:
             raise BarbuError("weights need the seats that maximise (maximizers)")
-        mx = _parse_seats(maximizers) if not isinstance(maximizers, int) else (maximizers,)
-        return w, mx
+        return w, _parse_seats(maximizers, "maximizers")
     if maximizers is not None:
         raise BarbuError("maximizers go with weights")
     if side is not None:
@@ -288,6 +266,8 @@ class _Problem:
         if isinstance(deal_or_hands, Deal):
             # the preset's deck decides (an endgame of high cards parses as 32-card)
             hands = [set(h) for h in deal_or_hands.hands]
+        elif isinstance(deal_or_hands, str):  # PBN text: a deal or an endgame
+            hands = [set(h) for h in parse_hands(deal_or_hands, rules.deck, equal=False)[0]]
         else:
             hands = deal_or_hands  # (TrickGame reads the cards: indices or names)
         if leader is None:
@@ -711,9 +691,10 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
 
     Parameters
     ----------
-    deal_or_hands : Deal or 4 iterables of cards
+    deal_or_hands : Deal, PBN text or 4 iterables of cards
         The cards each seat holds (mid-trick: those who have played hold one card fewer):
-        card indices 0-51 (``13 * suit + rank``) or names (``"SA"``).
+        a :class:`Deal`, PBN text (``"N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"``, read with the
+        preset's deck), or card indices 0-51 (``13 * suit + rank``) or names (``"SA"``).
     rules : Rules or str
         The preset (or its name / file).
     contract : Contract or str
@@ -806,9 +787,10 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
     snap = None
     out = []
     for w in objectives:
-        w = [int(v) for v in w]
-        if len(w) != 4:
-            raise BarbuError(f"bad weights {w}: expected 4 numbers")
+        wf = as_weights(w)
+        if any(v.denominator != 1 for v in wf):
+            raise BarbuError(f"bad weights {w!r}: solve_from_value takes whole numbers")
+        w = [int(v) for v in wf]
         seeded = sign < 0 and w[x] > 0 and all(w[p] <= 0 for p in range(4) if p != x)
         rest = sorted(w[p] for p in range(4) if p != x)
         # a bet or a net: bounded from above too where the total is fixed

@@ -374,7 +374,7 @@ def test_every_suit_open_needs_no_starting_rank():
     ("classic-32", dict(start_rank="9"), "always starts from T"),
     ("fr-52", dict(), "name the starting rank"),
     ("barbu-32", dict(start_rank="5"), "not in the 32-card deck"),
-    ("fr-52", dict(start_rank="Z"), "bad rank"),
+    ("fr-52", dict(start_rank="Z"), "bad starting rank .Z."),
     ("fr-52", dict(start_rank="5", layout="S:5-9"), "both on the table and in a hand"),
     ("fr-52", dict(start_rank="5", layout="S:6-9"), "does not contain the starting rank"),
     ("barbu-32", dict(start_rank="K"), "plays first and holds no K"),

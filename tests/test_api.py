@@ -1,0 +1,119 @@
+"""The Python API refuses, in one line (BarbuError), what it cannot read exactly: booleans
+and floats where a seat, suit, rank or card index is meant, text where a collection is
+meant, a card listed twice. Each case below was once accepted and answered as something
+else (seat=True solved East, weights="1000" solved (1, 0, 0, 0), 5.9 was rank 7...)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer.advise import advise
+from analyzer.cards import Seat, card_name, make_card, parse_deal, random_deal
+from analyzer.dominoes import dominoes_first_seat, solve_dominoes
+from analyzer.errors import BarbuError
+from analyzer.rules import load_rules, save_rules
+from analyzer.sampler import Sampler, parse_constraints
+from analyzer.solve import solve, solve_from_value
+
+R = load_rules("tournament")
+D4 = parse_deal("N:AK.2.. QJ.3.. ..AK.2 ..QJ.3")
+DOM = parse_deal("N:2.2.. A.A.. ..2.2 ..A.A")
+LAY = "S:3-K H:3-K D:3-K C:3-K"
+
+
+def _solve(**kw):
+    return solve(D4, R, kw.pop("contract", "no-tricks"), **{"leader": "N", **kw})
+
+
+def _dom(**kw):
+    return solve_dominoes(DOM, R, "dominoes", **{"first": "N", "start_rank": "7",
+                                                  "layout": LAY, **kw})
+
+
+BAD = [
+    (lambda: _solve(seat=True), "bad seat True"),
+    (lambda: _solve(seat=1.5), "bad seat 1.5"),
+    (lambda: _solve(seat=np.float64(1.0)), "bad seat"),
+    (lambda: _solve(seat="N", leader=True), "bad leader True"),
+    (lambda: _solve(side=(True, 2)), "bad seat in side True"),
+    (lambda: _solve(side=(0, 2.7)), "bad seat in side 2.7"),
+    (lambda: _solve(side=5), "bad side 5"),
+    (lambda: _solve(weights=[1, 0, 0, 0], maximizers=7), "bad maximizers 7"),
+    (lambda: _solve(weights=[1, 0, 0, 0], maximizers=(0.5,)), "bad seat in maximizers"),
+    (lambda: _solve(weights="1000", maximizers=(0,)), "bad weights '1000'"),
+    (lambda: _solve(weights=[None, 0, 0, 0], maximizers=(0,)), "bad weight None"),
+    (lambda: _solve(weights=[float("nan"), 0, 0, 0], maximizers=(0,)), "finite"),
+    (lambda: _solve(seat="N", contract="trumps", trump=True), "bad trump suit True"),
+    (lambda: _solve(seat="N", whole_hand="false"), "bad whole_hand 'false'"),
+    (lambda: solve_from_value(D4, R, "no-tricks", [[Fraction(1, 2), 0, 0, 0]], leader="N",
+                              seat="N"), "whole numbers"),
+    (lambda: _dom(seat=True), "bad seat True"),
+    (lambda: _dom(first=1.5), "bad seat to play first 1.5"),
+    (lambda: _dom(start_rank=5.9), "bad starting rank 5.9"),
+    (lambda: _dom(start_rank=True), "bad starting rank True"),
+    (lambda: _dom(seat=0, out=[True]), "bad seat already out True"),
+    (lambda: _dom(weights="1000", maximizers=(0,)), "bad weights"),
+    (lambda: dominoes_first_seat(R, 4), "bad declarer 4"),
+    (lambda: Sampler("KQJ7..AK9.8", "N", 32, known={"E": [52]}), "bad card 52"),
+    (lambda: Sampler("KQJ7..AK9.8", "N", 32, known={"E": [1.5]}), "bad card 1.5"),
+    (lambda: Sampler("KQJ7..AK9.8", "N", 32.0), "bad deck 32.0"),
+    (lambda: parse_constraints({"lengths": {"S": {"C": "02"}}}), "bad length range '02'"),
+    (lambda: parse_constraints({"lengths": {"S": {"C": [0.5, 2.7]}}}), "bad length range"),
+    (lambda: advise("KQJ7..AK9.8", rules="barbu-32", samples=1.5), "bad --samples 1.5"),
+    (lambda: advise("KQJ7..AK9.8", rules="barbu-32", samples=2, race="no"), "bad race"),
+    (lambda: advise("KQJ7..AK9.8", rules="barbu-32", samples=2, max_samples=0),
+     "bad max_samples 0"),
+    (lambda: advise([60, 61, 62, 63, 64, 65, 66, 66], rules="barbu-32", samples=2),
+     "bad card 60"),
+    (lambda: card_name(-1), "bad card -1"),
+    (lambda: card_name(True), "bad card True"),
+    (lambda: make_card(0, 13), "bad rank 13"),
+    (lambda: make_card(4, 0), "bad suit 4"),
+]
+
+
+@pytest.mark.parametrize("call,msg", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
+def test_refused_in_one_line(call, msg):
+    with pytest.raises(BarbuError, match=msg) as e:
+        call()
+    assert "\n" not in str(e.value)
+
+
+def test_a_card_listed_twice_is_refused_not_merged():
+    d = random_deal(5, 32)
+    hands = [sorted(h) for h in d.hands]
+    with pytest.raises(BarbuError, match="listed twice in N's hand"):
+        solve([hands[0] + [hands[0][0]]] + hands[1:], "barbu-32", "no-king", leader=0, seat=0)
+    with pytest.raises(BarbuError, match="listed twice in the hand"):
+        advise(hands[0][:7] + [hands[0][0]], rules="barbu-32", samples=2)
+    with pytest.raises(BarbuError, match="listed twice"):
+        Sampler(hands[0] + [hands[0][0]], "N", 32)
+
+
+def test_a_preset_name_with_a_newline_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("BARBU_HOME", str(tmp_path / "home"))
+    f = tmp_path / "m.toml"
+    f.write_text(load_rules("barbu-32").to_toml().replace('name = "barbu-32"', 'name = "m"'))
+    with pytest.raises(BarbuError, match="bad preset name"):
+        save_rules("mine\n", f)
+
+
+def test_equivalent_spellings_give_the_same_answer():
+    """Seats as text, enum or numpy integers; weights as text fractions, floats, ints."""
+    want = _solve(seat="E")
+    for s in (1, Seat.E, np.int64(1), np.int8(1), "east", " e "):
+        assert _solve(seat=s) == want
+    assert _solve(weights=["1/2", 0, 0, 0], maximizers="N") == \
+        _solve(weights=[0.5, 0, 0, 0], maximizers=[np.int64(0)]) == _solve(seat="N") / 2
+    d = advise("KQJ7..AK9.8", rules="barbu-32", samples=2, seed=np.int64(3),
+               workers=np.int64(1), remaining="no-king", doubling="none")
+    assert d["seed"] == 3 and json.loads(json.dumps(d))["seed"] == 3
+
+
+def test_pbn_text_is_a_deal():
+    assert solve("N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", R, "no-tricks", leader="N", seat="E") == \
+        _solve(seat="E")
