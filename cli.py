@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import typer
 
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, check_given
 
 app = typer.Typer(
     name="barbu",
@@ -103,6 +103,7 @@ def solve(
             "declarer": declarer, "leader": leader, "seat": seat, "side": side,
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
             "out": out, "node_limit": node_limit}
+    check_given(opts)
     if batch is not None:
         if deal is not None or example:
             raise BarbuError("give a DEAL or --batch FILE, not both")
@@ -219,6 +220,8 @@ def advise(
     from analyzer.samples import example_hand
     from reports.advise import render_advice
 
+    check_given({"rules": rules, "seat": seat, "remaining": remaining, "samples": samples,
+                 "doubling": doubling})
     if example:
         if hand is not None:
             raise BarbuError("give a HAND or --example, not both")
@@ -309,6 +312,8 @@ def stats(
     from analyzer.stats import run_stats
     from reports.text import rate_label
 
+    check_given({"rules": rules, "contracts": contracts, "scheduler": scheduler,
+                 "cluster": cluster})
     show = sys.stderr.isatty()
     try:
         with _bar(show, deals, "deals", show_pos=True, show_eta=True) as bar:

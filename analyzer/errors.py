@@ -25,3 +25,13 @@ def check_whole(value: object, option: str, least: int, expected: str | None = N
                             else "a non-negative whole number" if least == 0
                             else f"a whole number of at least {least}")
         raise BarbuError(f"bad {option} {value!r}: expected {what}")
+
+
+def check_given(options: dict[str, object]) -> None:
+    """Raise :class:`BarbuError` for a command-line option given as empty text (``-c ""``,
+    from an unset shell variable, say): it would otherwise read as "not given" and answer
+    another question (the table of every contract instead of one)."""
+    for name, value in options.items():
+        if isinstance(value, str) and not value.strip():
+            flag = "--" + name.replace("_", "-")
+            raise BarbuError(f"empty {flag}: give a value, or leave the option out")
