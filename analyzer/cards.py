@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterable, Sequence
-
 from fractions import Fraction
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -151,6 +150,20 @@ def whole_index(x: object, n: int) -> int | None:
     return None
 
 
+def _as_index(x: object, parse: Callable[[str], int], n: int, what: str,
+              expected: str) -> int:
+    if isinstance(x, str):
+        try:
+            return int(parse(x))
+        except BarbuError:
+            pass
+    else:
+        i = whole_index(x, n)
+        if i is not None:
+            return i
+    raise BarbuError(f"bad {what} {x!r}: expected one of {expected}")
+
+
 def as_seat(x: object, what: str = "seat") -> int:
     """A seat index 0-3 from ``"N"``/``"north"``, a :class:`Seat` or an integer 0-3
     (numpy too); one line naming ``what`` for anything else (booleans, floats, 4).
@@ -158,44 +171,17 @@ def as_seat(x: object, what: str = "seat") -> int:
     >>> as_seat("e"), as_seat(Seat.W), as_seat(np.int8(2))
     (1, 3, 2)
     """
-    if isinstance(x, str):
-        try:
-            return int(Seat.parse(x))
-        except BarbuError:
-            pass
-    else:
-        i = whole_index(x, 4)
-        if i is not None:
-            return i
-    raise BarbuError(f"bad {what} {x!r}: expected one of N, E, S, W")
+    return _as_index(x, Seat.parse, 4, what, "N, E, S, W")
 
 
 def as_suit(x: object, what: str = "suit") -> int:
     """A suit index 0-3 from ``"S"``/``"♠"``, a :class:`Suit` or an integer 0-3."""
-    if isinstance(x, str):
-        try:
-            return int(Suit.parse(x))
-        except BarbuError:
-            pass
-    else:
-        i = whole_index(x, 4)
-        if i is not None:
-            return i
-    raise BarbuError(f"bad {what} {x!r}: expected one of S, H, D, C")
+    return _as_index(x, Suit.parse, 4, what, "S, H, D, C")
 
 
 def as_rank(x: object, what: str = "rank") -> int:
     """A rank index 0-12 (2 … A) from ``"T"``/``"10"``, a :class:`Rank` or an integer."""
-    if isinstance(x, str):
-        try:
-            return int(Rank.parse(x))
-        except BarbuError:
-            pass
-    else:
-        i = whole_index(x, 13)
-        if i is not None:
-            return i
-    raise BarbuError(f"bad {what} {x!r}: expected one of 2-9, T, J, Q, K, A")
+    return _as_index(x, Rank.parse, 13, what, "2-9, T, J, Q, K, A")
 
 
 def as_seats(side: object, what: str = "side") -> tuple[int, ...]:
@@ -340,12 +326,7 @@ def as_hands(hands: Iterable[Iterable[int | str]]) -> list[set[int]]:
         if isinstance(h, str):
             raise BarbuError(f"bad {where} {h!r}: a collection of cards (parse_hand reads "
                              "PBN text)")
-        cards = [as_card(c, where) for c in h]
-        hs = set(cards)
-        if len(hs) != len(cards):
-            dup = next(c for c in cards if cards.count(c) > 1)
-            raise BarbuError(f"card {card_name(dup)} is listed twice in {where}")
-        out.append(hs)
+        out.append(set(as_hand(h, where)))
     return out
 
 

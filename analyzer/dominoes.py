@@ -258,7 +258,8 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     if start_rank is None and c.start == "first-card" and opened:
         start_rank = _infer_start(rules, c, layout)
     if (start_rank is not None and c.start == "first-card" and not opened
-            and start_rank in DECK_RANKS[rules.deck] and not any(card % 13 == start_rank for card in hands[f])):
+            and start_rank in DECK_RANKS[rules.deck]
+            and not any(card % 13 == start_rank for card in hands[f])):
         raise BarbuError(f"{Seat(f).name} plays first and holds no "
                          f"{RANK_CHARS[start_rank]}: in {rules.name} {c.id} his first card "
                          "sets the starting rank")
