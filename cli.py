@@ -408,8 +408,9 @@ def main(argv: list[str] | None = None) -> None:
     cmd = typer.main.get_command(app)
     try:
         rv = cmd.main(args=argv, prog_name="barbu", standalone_mode=False)
-    except BarbuError as e:
-        typer.echo(f"barbu: error: {e}", err=True)
+    except BarbuError as e:  # one line, whatever text the user's input put in it
+        msg = str(e).replace("\r", "\\r").replace("\n", "\\n")
+        typer.echo(f"barbu: error: {msg}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         typer.echo("barbu: interrupted", err=True)

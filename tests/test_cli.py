@@ -108,6 +108,7 @@ def test_table_of_every_contract_on_a_32_card_endgame():
     (("solve", "N:... ... ... ...", "-c", "no-king"), "the deal has no cards"),
     (("advise", "--example", "-n", "100000000000"), "at most 1,000,000"),
     (("solve", "--example", "-c", ""), "empty --contract"),
+    (("score", "no\nsuch.toml"), "match file not found: no\\nsuch.toml"),
     (("solve", ENDGAME, "-c", "no-king", "--seat", " "), "empty --seat"),
     (("advise", "--example", "--remaining", ""), "empty --remaining"),
     (("stats", "--out", "unused-dir", "-n", "2", "--contracts", ""), "empty --contracts"),
