@@ -487,6 +487,8 @@ def fmt(x: Fraction, sign: bool = False) -> str:
 
     >>> fmt(Fraction(5, 2)), fmt(Fraction(24), sign=True), fmt(Fraction(-1, 3))
     ('2.5', '+24', '-1/3')
+    >>> fmt(Fraction(-999999999999999, 4000000))    # every digit, exactly
+    '-249999999.99999975'
     """
     x = Fraction(x)
     if x.denominator == 1:
@@ -497,23 +499,31 @@ def fmt(x: Fraction, sign: bool = False) -> str:
             d //= 2
         while d % 5 == 0:
             d //= 5
-        if d == 1:
+        if d == 1:  # a finite decimal: its digits, exactly (a float would round them)
             k = 0
             while (x * 10 ** k).denominator != 1:
                 k += 1
-            t = f"{float(x):.{k}f}"
+            n = abs((x * 10 ** k).numerator)
+            t = ("-" if x < 0 else "") + f"{n // 10 ** k}.{n % 10 ** k:0{k}d}"
         else:
             t = f"{x.numerator}/{x.denominator}"
     return ("+" + t) if sign and x > 0 else t
 
 
 def to_number(x: Fraction) -> int | float | str:
-    """A score for JSON: an int, a float when it is a short decimal (2.5), else ``"a/b"``."""
+    """A score for JSON: an int, a float when it is a short decimal that a float holds
+    exactly (2.5), else the exact ``"a/b"``.
+
+    >>> to_number(Fraction(5, 2)), to_number(Fraction(-999999999999999, 4000000))
+    (2.5, '-999999999999999/4000000')
+    """
     x = Fraction(x)
     if x.denominator == 1:
         return int(x)
     t = fmt(x)
-    return t if "/" in t else float(t)
+    if "/" not in t and Fraction(repr(float(t))) == x:
+        return float(t)
+    return f"{x.numerator}/{x.denominator}"
 
 
 __all__ = ["Doubles", "Settlement", "parse_doubles", "validate_doubles", "settle",

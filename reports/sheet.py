@@ -111,8 +111,9 @@ def render_match(result: MatchResult) -> str:
                 notes.append(f"hand {h.number} ({h.contract}): {h.settlement.note}")
             if h.note:
                 notes.append(f"hand {h.number}: {h.note}")
-        out.append("  " + _group_line(rows, head))
-        out += ["  " + x for x in _table(rows, head, right)]
+        hd = _fit_groups(rows, head)
+        out.append("  " + _group_line(rows, hd))
+        out += ["  " + x for x in _table(rows, hd, right)]
         out.append(_run_line(run, names))
 
     if r.hands:
@@ -129,6 +130,20 @@ def render_match(result: MatchResult) -> str:
         out.append("Notes:")
         out += ["  " + n for n in notes]
     return "\n".join(out) + "\n"
+
+
+def _fit_groups(rows: list[list[str]], head: list[str]) -> list[str]:
+    """``head`` with a group's seat titles widened where its four columns are narrower than
+    the group's title ("above lowest" over four one-digit columns)."""
+    widths = [max(len(x) for x in col) for col in zip(head, *rows)]
+    hd = list(head)
+    for k, g in enumerate(GROUPS):
+        i = 3 + 4 * k
+        short = len(g) + 2 - (sum(widths[i:i + 4]) + 2 * 3)
+        for j in range(4):  # spread over the four columns
+            extra = max(0, short) // 4 + (j < max(0, short) % 4)
+            hd[i + j] = " " * extra + hd[i + j]
+    return hd
 
 
 def _group_line(rows: list[list[str]], head: list[str]) -> str:

@@ -289,3 +289,19 @@ def test_empty_match(tmp_path):
     r = score_match(write(tmp_path, 'title = "empty"\n'))
     assert r.hands == () and not r.complete and r.to_json()["totals"]["N"] == 0
     assert render_match(r).startswith("empty: rules tournament, 0 of 28 hands")
+
+
+def test_group_titles_fit_over_narrow_columns(tmp_path):
+    """One-digit results: the "above lowest" title was cut to "above lowe"."""
+    p = write(tmp_path, 'rules = "barbu-32"\n' + hand("N", "no-tricks", "[-1, -2, -3, -2]"))
+    line = next(x for x in render_match(score_match(p)).splitlines() if "raw" in x)
+    assert "-above lowest-" in line and "-raw-" in line
+
+
+def test_long_exact_results_keep_every_digit(tmp_path):
+    """fmt and the JSON went through floats: -999999999999999/4000000 printed as
+    -249999999.99999976."""
+    from analyzer.doubling import fmt, to_number
+    x = Fraction(-999999999999999, 4000000)
+    assert fmt(x) == "-249999999.99999975" and Fraction(fmt(x)) == x
+    assert to_number(x) == "-999999999999999/4000000" and to_number(Fraction(5, 2)) == 2.5
