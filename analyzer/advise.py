@@ -652,12 +652,21 @@ def _double_tasks(deals: Sequence[tuple[int, Hands]], which: Sequence[int],
 
 # --------------------------------------------------------------------------- statistics
 def _num(x: Fraction | float | None, places: int = 4) -> int | float | None:
-    """A number for JSON: exact integers stay integers, the rest is rounded."""
+    """A number for JSON: exact integers stay integers, the rest is rounded half away
+    from zero (an exact value exactly: 13.125 is 13.125 at 4 places, -0.00015 -0.0002), and
+    never -0.0.
+
+    >>> _num(Fraction(-3, 20000)), _num(Fraction(-1, 100000)), _num(Fraction(6))
+    (-0.0002, 0.0, 6)
+    """
     if x is None:
         return None
     if isinstance(x, Fraction) and x.denominator == 1:
         return int(x)
-    return round(float(x), places)
+    q = Fraction(x) if isinstance(x, Fraction) else Fraction(repr(float(x)))
+    k = Fraction(10) ** places
+    r = math.floor(abs(q) * k + Fraction(1, 2)) / k
+    return float(r if q >= 0 else -r) + 0.0
 
 
 def _stderr(values: Sequence[Fraction]) -> float | None:
@@ -687,13 +696,24 @@ def summarize(values: Sequence[Fraction]) -> dict[str, Any]:
             "ci95": None if half is None else [_num(m - Fraction(half)),
                                               _num(m + Fraction(half))],
             "min": _num(min(values)), "max": _num(max(values)),
-            "distribution": [{"value": _num(v), "count": k} for v, k in sorted(dist.items())]}
+            "distribution": _merged([(_num(v), k) for v, k in sorted(dist.items())])}
 
 
-def _paired(a: Sequence[Fraction], b: Sequence[Fraction]) -> tuple[float, float | None]:
-    """Mean and standard error of ``a - b`` (same deals)."""
+def _merged(pairs: list[tuple[Any, int]]) -> list[dict[str, Any]]:
+    """Distribution entries, values that round alike merged (their counts added)."""
+    out: list[dict[str, Any]] = []
+    for v, k in pairs:
+        if out and out[-1]["value"] == v:
+            out[-1]["count"] += k
+        else:
+            out.append({"value": v, "count": k})
+    return out
+
+
+def _paired(a: Sequence[Fraction], b: Sequence[Fraction]) -> tuple[Fraction, float | None]:
+    """Mean (exact) and standard error of ``a - b`` (same deals)."""
     d = [x - y for x, y in zip(a, b)]
-    return float(sum(d, Fraction(0)) / len(d)), _stderr(d)
+    return sum(d, Fraction(0)) / len(d), _stderr(d)
 
 
 def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
@@ -896,12 +916,16 @@ def _bracket_advice(rules: Rules, c: Contract, seat: int, y: int,
 
 
 def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 4)
+    return _num(x)  # type: ignore[return-value]
 
 
 def _f(x: Fraction | float) -> str:
-    v = float(x)
-    return f"{v:+.2f}" if v else "0"
+    """A number in a reason: exact integers as such (``+4``), others to 2 decimals
+    (``-0.67``), ``0`` for what rounds to nothing."""
+    if isinstance(x, Fraction) and x.denominator == 1 or isinstance(x, int):
+        return f"{int(x):+d}" if x else "0"
+    v = _num(x, 2)
+    return "0" if not v else f"{v:+.2f}"
 
 
 def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
@@ -1236,7 +1260,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         if runner_up is not None:
             md, se = _paired(cols[best], cols[runner_up])
             rec["next"] = {**opts[runner_up].key, "label": opts[runner_up].label}
-            rec["margin"] = round(md, 4)
+            rec["margin"] = _num(md)
             rec["margin_stderr"] = _round(se)
             # (the half-width of the test's 95% interval: Student t on the paired deals,
             # at auto's level a look)
@@ -1347,6 +1371,6 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
           + (f" over auto's {looks} looks" if looks > 1 else ""))
     s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
     if best in future and nxt in future and future[best] != future[nxt]:
-        s += ("; the kept values come from the shipped table, whose own noise this ± "
-              "leaves out")
+        s += ("; the kept values come from the shipped table, whose own noise is not "
+              "counted here")
     return s

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reports.text import SUIT_SYMBOL, _grid
+from reports.text import SUIT_SYMBOL, _grid, number_text
 
 __all__ = ["render_advice", "advice_label"]
 
@@ -26,13 +26,7 @@ def advice_label(row: dict[str, Any]) -> str:
 
 
 def _n(v: Any, sign: bool = False) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, int):
-        return f"{v:+d}" if sign and v else str(v)
-    f = float(v)
-    t = f"{f:+.2f}" if sign and f else f"{f:.2f}"
-    return t
+    return number_text(v, 2, sign)
 
 
 def _pct(p: Any) -> str:

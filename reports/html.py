@@ -22,6 +22,7 @@ from matplotlib.figure import Figure
 from analyzer.errors import BarbuError
 from analyzer.stats import load_dataset, read_manifest
 from reports import figures as F
+from reports.text import number_text
 from reports import tables as T
 
 FORMATS = ("html", "md", "png")
@@ -134,7 +135,7 @@ def _fmt(x: Any) -> str:
     if isinstance(x, float):
         if math.isnan(x):
             return "–"
-        return f"{x:.2f}" if x != int(x) else f"{int(x)}"
+        return number_text(x, 2)
     return str(x)
 
 

@@ -50,7 +50,8 @@ def _run_line(r: RunSummary, players: Sequence[str]) -> str:
     short = r.short()
     verdict = ("quota met by all" if not short else "short: " + ", ".join(
         f"{SEAT_NAMES[p]} by {k}" for p, k in short.items()))
-    return (f"  Quota ({r.quota} doubles of {SEAT_NAMES[r.declarer]} by each player): "
+    noun = "double" if r.quota == 1 else "doubles"
+    return (f"  Quota ({r.quota} {noun} of {SEAT_NAMES[r.declarer]} by each player): "
             f"{counts}; {verdict}{state}")
 
 

@@ -5,13 +5,45 @@ Functions return strings; only ``cli.py`` prints.
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Any
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
+def number_text(v: Any, places: int | None = None, sign: bool = False) -> str:
+    """A number for people: integers as they are; other numbers in plain decimals (never
+    ``2e-05``), rounded half away from zero to ``places`` when given, never ``-0``; a
+    ``"a/b"`` fraction as it is; ``+`` before positive numbers with ``sign``.
+
+    >>> number_text(-2e-05), number_text(13.125, 2, sign=True), number_text(-0.0001, 2)
+    ('-0.00002', '+13.13', '0.00')
+    >>> number_text(7), number_text(7, 2, sign=True), number_text(3.0, 2), number_text("-1/3")
+    ('7', '+7', '3.00', '-1/3')
+    """
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and \
+            Fraction(v).denominator == 1:
+        d = Decimal(int(v))  # exact integers print as such
+    else:
+        d = (Decimal(v.numerator) / Decimal(v.denominator) if isinstance(v, Fraction)
+             else Decimal(repr(float(v))))
+        if places is not None:
+            d = d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        elif d == d.to_integral_value():
+            d = d.quantize(Decimal(1))
+    if d == 0:
+        d = abs(d)
+    t = format(d, "f")
+    return "+" + t if sign and d > 0 else t
+
+
 def _num(v: Any) -> str:
-    return str(v)
+    return number_text(v)
 
 
 def option_label(row: dict[str, Any]) -> str:
@@ -75,10 +107,11 @@ def render_solve(res: dict[str, Any]) -> str:
         return "\n".join(out)
     who = f"side {res['side']}" if "side" in res else f"seat {res['seat']}"
     out.append("")
-    out.append(f"value for {who}: {_num(res['value'])}")
+    out.append(f"guaranteed value of {who}: {_num(res['value'])}")
     if "cards" in res:
         out.append("")
-        out.append(f"each legal card of {res['to_move']} (value for {who}):")
+        out.append(f"each legal card of {res['to_move']} (guaranteed value of {who} after "
+                   "it):")
         out.append(_grid(["card", "value"], [[c["card"], _num(c["value"])]
                                              for c in res["cards"]]))
     return "\n".join(out)

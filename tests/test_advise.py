@@ -700,3 +700,21 @@ def test_a_forced_choice_is_not_called_separated():
     rec = d["recommendation"]
     assert rec["forced"] and rec["separated"] is None
     assert "forced" in render_advice(d).splitlines()[0]
+
+
+def test_numbers_round_exactly_and_never_show_minus_zero():
+    """JSON rounds the exact value half away from zero (13.125 stayed 13.125 but printed
+    13.12; -0.00015 gave -0.0001), never -0.0; values that round alike share one
+    distribution entry; the text agrees with the JSON."""
+    from reports.text import number_text
+    assert A._num(Fraction(-3, 20000)) == -0.0002 and A._num(Fraction(3, 20000)) == 0.0002
+    z = A._num(Fraction(-1, 100000))
+    assert z == 0 and str(z) == "0.0"
+    s = A.summarize([Fraction(-1, 100000), Fraction(-2, 100000), Fraction(-2, 100000)])
+    assert s["distribution"] == [{"value": 0.0, "count": 3}] and str(s["mean"]) == "0.0"
+    assert number_text(13.125, 2) == "13.13" and number_text(-0.004, 2, sign=True) == "0.00"
+    assert number_text(-2e-05) == "-0.00002" and "e" not in number_text(1e-7)
+    assert A._f(Fraction(4)) == "+4" and A._f(Fraction(-2, 3)) == "-0.67"
+    assert A._f(Fraction(-1, 1000)) == "0"
+    md, _ = A._paired([Fraction(7), Fraction(9)], [Fraction(1), Fraction(1)])
+    assert A._num(md) == 7 and isinstance(A._num(md), int)
