@@ -334,6 +334,11 @@ class _Compiled:
         self.outm = sum(1 << s for s in g.out)
         dw = lcm(*(x.denominator for x in w))
         dp = lcm(*(x.denominator for x in c.places))
+        # every value is a sum of four weight x place products: keep it well inside the
+        # kernel's integers (its infinity is 2^60), counted in Python integers
+        if 4 * max(abs(x) for x in w) * dw * max(abs(p) for p in c.places) * dp >= 1 << 56:
+            raise BarbuError("points or weights too large, or too finely divided: the "
+                             "objective's values would not fit the solver's integers")
         self.scale = Fraction(dw * dp)
         self.w = np.array([int(x * dw) for x in w], dtype=np.int64)
         self.places = np.array([int(x * dp) for x in c.places], dtype=np.int64)

@@ -252,11 +252,15 @@ class Rules:
             return sum(c.places, Fraction(0))
         if c.has_bonus:
             return None
-        if c.ravage is not None:
-            return c.ravage
-        return (sum(self.card_points(c).values(), Fraction(0))
+        cards = self.card_points(c)
+        if c.stop_when_taken and (
+                self.trick_points(c) or any(self.last_tricks(c))
+                or any(p for k, p in cards.items() if k not in c.stop_when_taken)):
+            return None  # the hand may stop before those points are taken
+        return (sum(cards.values(), Fraction(0))
                 + self.trick_points(c) * self.tricks_per_hand
-                + sum(self.last_tricks(c), Fraction(0)))
+                + sum(self.last_tricks(c), Fraction(0))
+                + (c.ravage if c.ravage is not None else 0))
 
     def is_positive(self, contract: Contract | str) -> bool:
         """Trumps and Dominoes (and bridge contracts): the contracts scored upwards."""

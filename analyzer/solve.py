@@ -351,6 +351,15 @@ class _Problem:
         self.cLo = np.minimum(cc.pts * wmin, cc.pts * wmax)
         self.tHi = np.cumsum(np.maximum(cc.tpl * wmin, cc.tpl * wmax))  # (tpl[0] is 0)
         self.tLo = np.cumsum(np.minimum(cc.tpl * wmin, cc.tpl * wmax))
+        if cc.stop_mask:
+            # the hand may stop with cards still out and tricks unplayed: nobody scores
+            # those, so every card but the stop cards (all taken before it stops) and
+            # every trick may also count 0
+            free = np.array([not cc.stop_mask >> b & 1 for b in range(64)])
+            self.cHi = np.where(free, np.maximum(self.cHi, 0), self.cHi)
+            self.cLo = np.where(free, np.minimum(self.cLo, 0), self.cLo)
+            self.tHi = np.cumsum(np.maximum(np.maximum(cc.tpl * wmin, cc.tpl * wmax), 0))
+            self.tLo = np.cumsum(np.minimum(np.minimum(cc.tpl * wmin, cc.tpl * wmax), 0))
         # value grid: every objective value is a multiple of g (the gcd of the products
         # v * w is the product of the two gcds)
         items = {abs(int(v)) for v in pin} | {abs(int(v)) for v in cc.tpl[1:self.tl + 1]} \

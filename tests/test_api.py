@@ -69,6 +69,8 @@ BAD = [
      "bad max_samples 0"),
     (lambda: advise([60, 61, 62, 63, 64, 65, 66, 66], rules="barbu-32", samples=2),
      "bad card 60"),
+    (lambda: _dom(weights=[Fraction(10 ** 15, 999983), 0, 0, 0], maximizers=(0,)),
+     "too large"),
     (lambda: card_name(-1), "bad card -1"),
     (lambda: card_name(True), "bad card True"),
     (lambda: make_card(0, 13), "bad rank 13"),

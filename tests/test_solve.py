@@ -1321,3 +1321,40 @@ def test_weights_too_large_for_int64_are_refused() -> None:
     got = solve(aces, "tournament", "no-tricks", leader=0, weights=w, maximizers=[0])
     game = TrickGame(load_rules("tournament"), "no-tricks", aces.hands, 0)
     assert got == brute_value(game, w, [0]) == -6 * 10 ** 9
+
+
+def test_custom_stop_cards_with_other_points_match_the_oracle() -> None:
+    """A custom contract whose hand stops on some cards while other cards or tricks score
+    (spades +1, stop at CK; K♥ -8 and -1 a trick, stop at K♥): the cards and tricks left
+    when it stops score for nobody. The bounds assumed someone takes every point: with
+    every weight of one sign (1,1,1,1) the solver gave 2 where the oracle gives 0. The
+    total of such a contract varies (None)."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    doc = tomllib.loads(load_rules("barbu-32").to_toml())
+    doc["variants"]["heart_lead"] = "free"
+    doc["contracts"]["spades"] = {"kind": "tricks", "card_points": {"S": 1},
+                                  "stop_when_taken": ["CK"]}
+    doc["contracts"]["kt"] = {"kind": "tricks", "card_points": {"HK": -8},
+                              "trick_points": -1, "stop_when_taken": ["HK"]}
+    doc["contracts"]["rav"] = {"kind": "tricks", "ravage": -36, "trick_points": -1}
+    r = parse_rules(doc, "custom.toml")
+    assert r.total("spades") is None and r.total("kt") is None and r.total("rav") == -44
+    rng = np.random.default_rng(7)
+    for i in range(60):
+        cid = ("spades", "kt")[i % 2]
+        deal = random_deal(rng, 32, int(rng.integers(2, 4)))
+        g = TrickGame(r, r.contracts[cid], deal.hands, int(rng.integers(4)))
+        for _ in range(int(rng.integers(0, 3))):
+            if g.over or len(g.hands[g.to_move]) <= 1:
+                break
+            g.play(g.legal()[int(rng.integers(len(g.legal())))])
+        if g.over:
+            continue
+        g = TrickGame(r, r.contracts[cid], g.hands, g.leader, trick=g.trick, whole_hand=False)
+        w = [(1, 1, 1, 1), (1, 2, 3, 4), (-1, -2, -1, -3)][i % 3]
+        mx = (int(rng.integers(4)),)
+        got = solve(g.hands, r, cid, leader=g.leader, weights=w, maximizers=mx,
+                    trick=list(g.trick), whole_hand=False)
+        assert got == brute_value(g, w, mx), (i, cid, w, mx)
