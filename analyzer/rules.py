@@ -587,6 +587,10 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
             if contracts[comp].components or contracts[comp].kind != "tricks":
                 raise BarbuError(f"{where} [contracts.{c.id}]: component {comp!r} must be a "
                                  "plain trick contract")
+            if contracts[comp].ravage is not None:
+                raise BarbuError(f"{where} [contracts.{c.id}]: component {comp!r} is scored "
+                                 "by Ravage City, which a sum of components cannot take "
+                                 "(only card and trick points add up)")
         if c.components and (c.card_points_spec or c.trick_points or c.last_tricks):
             raise BarbuError(f"{where} [contracts.{c.id}]: a contract with components takes "
                              "its points from them only")

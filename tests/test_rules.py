@@ -62,6 +62,8 @@ def _doc(**changes):
     ({"contracts__trumps__trick_points": True}, "not a boolean"),
     ({"match__contracts": ["no-tricks", "salad"]}, "'salad' is not defined"),
     ({"match__contracts": []}, "contracts is empty"),
+    ({"contracts__no-king__components": ["ravage-city"], "contracts__no-king__card_points": {}},
+     "component 'ravage-city' is scored by Ravage City"),
     ({"contracts__no-queens__aliases": ["barbu"]}, "alias 'barbu' also names no-queens"),
     ({"contracts__no-king__aliases": ["No-Tricks"]}, "alias 'No-Tricks' also names no-tricks"),
     ({"contracts__no-king__kind": "cards"}, "kind must be"),
