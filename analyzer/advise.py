@@ -1262,6 +1262,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             rec["next"] = {**opts[runner_up].key, "label": opts[runner_up].label}
             rec["margin"] = _num(md)
             rec["margin_stderr"] = _round(se)
+            rec["margin_deals"] = min(len(cols[best]), len(cols[runner_up]))
             # (the half-width of the test's 95% interval: Student t on the paired deals,
             # at auto's level a look)
             rec["margin_half95"] = None if se is None else _round(
@@ -1273,7 +1274,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             rec["looks"] = looks
             notes.append(f"auto: stopped after {n} deals: {stopped}")
         rec["forced"] = fixed
-        rec["reason"] = _reason(opts, best, runner_up, rec, future, fixed, rem)
+        rec["reason"] = _reason(opts, best, runner_up, rec, future, fixed, rem, n)
         dbl: list[dict[str, Any]] = []
         nets: list[dict[str, Any]] = []
         if do_double:
@@ -1348,7 +1349,7 @@ def _p_best(cols: list[list[Fraction]]) -> list[float]:
 
 
 def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
-            future: Mapping[int, float], fixed: bool, rem: Sequence[str]) -> str:
+            future: Mapping[int, float], fixed: bool, rem: Sequence[str], n: int) -> str:
     o = opts[best]
     if fixed:
         return f"{o.contract.id} is next in the preset's fixed order"
@@ -1368,7 +1369,9 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
     s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
           + (f" ± {rec['margin_half95']:.2f} at 95%" if rec.get("margin_half95") is not None
              else "")
-          + (f" over auto's {looks} looks" if looks > 1 else ""))
+          + (f" over auto's {looks} looks" if looks > 1 else "")
+          + (f" (on the {rec['margin_deals']} deals both were solved on)"
+             if rec.get("margin_deals", n) < n else ""))
     s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
     if best in future and nxt in future and future[best] != future[nxt]:
         s += ("; the kept values come from the shipped table, whose own noise is not "

@@ -718,3 +718,16 @@ def test_numbers_round_exactly_and_never_show_minus_zero():
     assert A._f(Fraction(-1, 1000)) == "0"
     md, _ = A._paired([Fraction(7), Fraction(9)], [Fraction(1), Fraction(1)])
     assert A._num(md) == 7 and isinstance(A._num(md), int)
+
+
+def test_a_margin_over_fewer_deals_says_so():
+    """Under --race the margin to an option that stopped early covers the deals both were
+    solved on: the reason says how many (the tables' means cover different deals)."""
+    opts = advise_options(load_rules("barbu-32"), 0, parse_hand("KQJ7..AK9.8"),
+                          ("no-king", "trumps"))
+    rec = {"mean": 5, "margin": 2.5, "margin_stderr": 0.5, "margin_half95": 1.2,
+           "margin_deals": 20, "separated": True}
+    why = A._reason(opts, 0, 1, rec, {}, False, ("no-king", "trumps"), 60)
+    assert "(on the 20 deals both were solved on)" in why
+    rec["margin_deals"] = 60
+    assert "deals both" not in A._reason(opts, 0, 1, rec, {}, False, ("no-king", "trumps"), 60)
