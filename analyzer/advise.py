@@ -134,7 +134,7 @@ def t95(df: int) -> float:
     >>> t95(1), t95(30), t95(99), t95(1000)
     (12.706, 2.042, 1.9842, 1.9623)
     """
-    return _T95[df - 1] if 1 <= df <= 30 else _t_expansion(1.959963985, df)
+    return _T95[df - 1] if 1 <= df <= 30 else t_quantile(0.05, df)
 
 
 def t999(df: int) -> float:
@@ -144,7 +144,7 @@ def t999(df: int) -> float:
     >>> t999(1), t999(19), t999(99), t999(1000)
     (636.62, 3.883, 3.3915, 3.3003)
     """
-    return _T999[df - 1] if 1 <= df <= 30 else _t_expansion(3.290526731, df)
+    return _T999[df - 1] if 1 <= df <= 30 else t_quantile(0.001, df)
 
 
 # --------------------------------------------------------------------------- options
@@ -993,10 +993,6 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
 
 
 # --------------------------------------------------------------------------- the advisor
-def _parse_seat(seat: int | str) -> int:
-    return as_seat(seat)
-
-
 def _parse_samples(samples: int | str) -> tuple[bool, int]:
     if isinstance(samples, str):
         t = samples.strip().lower()
@@ -1078,7 +1074,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         Bad hand, seat, preset, contract, samples or constraints (one line).
     """
     r = load_rules(rules) if not isinstance(rules, Rules) else rules
-    x = _parse_seat(seat)
+    x = as_seat(seat)
     h = as_hand(hand)
     if doubling not in ("best", "all", "none"):
         raise BarbuError(f"bad doubling {doubling!r}: expected best, all or none")

@@ -27,6 +27,7 @@ from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, as_seat, card_in
 from analyzer.doubling import to_number
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules, load_rules
+from analyzer.sampler import intersect_lengths
 
 JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", "seat",
             "side", "cards", "all_seats", "trick", "layout", "out", "node_limit")
@@ -49,13 +50,9 @@ def parse_cards(spec: str | Sequence[str] | None) -> list[int]:
     return [card_index(x) for x in items if str(x).strip()]
 
 
-def _seat(x: Any, what: str) -> int:
-    return as_seat(x, what)
-
-
 def _side(x: Any) -> tuple[int, ...]:
     text = "".join(x) if isinstance(x, (list, tuple)) else str(x)
-    named = [_seat(ch, "side seat") for ch in text.replace(",", "")]
+    named = [as_seat(ch, "side seat") for ch in text.replace(",", "")]
     seats = tuple(sorted(set(named)))
     if len(named) != len(seats):
         raise BarbuError(f"bad side {x!r}: a seat is named twice")
@@ -132,10 +129,10 @@ class Job:
         self.rules: Rules = load_rules(job.get("rules"))
         r = self.rules
         hands, deck = parse_position(job["deal"], r.deck)
-        self.declarer = _seat(job.get("declarer") or "N", "declarer")
+        self.declarer = as_seat(job.get("declarer") or "N", "declarer")
         lead = job.get("leader")
         self.leader_given = lead is not None and lead != ""
-        self.leader = _seat(lead, "leader") if self.leader_given else (
+        self.leader = as_seat(lead, "leader") if self.leader_given else (
             self.declarer if r.variants["lead"] == "declarer" else (self.declarer + 1) % 4)
         self.contract: Contract | None = r.contract(job["contract"]) if job.get(
             "contract") else None
@@ -151,7 +148,7 @@ class Job:
         seat = job.get("seat")
         seat_given = seat is not None and seat != ""
         if seat_given:
-            self.seat: int | None = _seat(seat, "seat")
+            self.seat: int | None = as_seat(seat, "seat")
         else:
             self.seat = None if self.side else self.declarer
         self.cards = bool(job.get("cards"))
@@ -163,9 +160,9 @@ class Job:
         self.node_limit: int | None = nl
         self.all_seats = bool(job.get("all_seats"))
         self.layout = job.get("layout")
-        self.out = [_seat(x, "seat out") for x in (job.get("out") or [])]
+        self.out = [as_seat(x, "seat out") for x in (job.get("out") or [])]
         if isinstance(job.get("out"), str):
-            self.out = [_seat(x, "seat out") for x in str(job["out"]).replace(",", "")]
+            self.out = [as_seat(x, "seat out") for x in str(job["out"]).replace(",", "")]
         if self.all_seats and self.side:
             raise BarbuError("--all-seats solves each seat alone: drop --side")
         if self.all_seats and seat_given:
@@ -406,13 +403,9 @@ def constraint_spec(known: Sequence[str] = (), voids: Sequence[str] = (),
             span = [int(lo), int(hi if dash else lo)]
         except ValueError:
             raise BarbuError(f"bad --length {item!r}: LO-HI must be numbers") from None
-        old = spec["lengths"].get(seat, {}).get(suit)
-        if old is not None:  # the same seat and suit twice: both hold
-            both = [max(old[0], span[0]), min(old[1], span[1])]
-            if both[0] > both[1] and old[0] <= old[1] and span[0] <= span[1]:
-                raise BarbuError(f"contradictory --length for {seat}:{suit}: "
-                                 f"{old[0]}-{old[1]} and {span[0]}-{span[1]}")
-            span = both
+        old = spec["lengths"].get(seat, {}).get(suit)  # the same seat and suit twice: both hold
+        span = list(intersect_lengths(None if old is None else tuple(old), tuple(span),
+                                      f"--length for {seat}:{suit}"))
         spec["lengths"].setdefault(seat, {})[suit] = span
     return {k: v for k, v in spec.items() if v}
 

@@ -48,14 +48,6 @@ Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
 __all__ = ["Sampler", "sample_deals", "parse_constraints", "Hands"]
 
 
-def _seat(x: Any, what: str = "seat") -> int:
-    return as_seat(x, what)
-
-
-def _suit(x: Any) -> int:
-    return as_suit(x)
-
-
 def _cards(x: Any) -> frozenset[int]:
     """Cards from ``"SA,HK"``, ``["SA", "HK"]``, card indices, or a PBN hand ``"A.K.."``."""
     if isinstance(x, str):
@@ -76,26 +68,25 @@ def _suits(x: Any) -> frozenset[int]:
         try:
             return frozenset({int(Suit.parse(x))})  # "hearts", "♥"
         except BarbuError:
-            return frozenset(_suit(ch) for ch in x.replace(",", "").replace(" ", ""))
+            return frozenset(as_suit(ch) for ch in x.replace(",", "").replace(" ", ""))
     if isinstance(x, (list, tuple, set, frozenset)):
-        return frozenset(_suit(y) for y in x)
-    return frozenset({_suit(x)})
+        return frozenset(as_suit(y) for y in x)
+    return frozenset({as_suit(x)})
 
 
-def intersect_lengths(old: tuple[int, int] | None, new: tuple[int, int], seat: str,
-                      suit: int) -> tuple[int, int]:
-    """Two length ranges given for one seat and suit both hold: their intersection (an
-    error when they have none in common).
+def intersect_lengths(old: tuple[int, int] | None, new: tuple[int, int],
+                      where: str) -> tuple[int, int]:
+    """Two length ranges given for one seat and suit (``where``: "lengths for E in S")
+    both hold: their intersection (an error when they have none in common).
 
-    >>> intersect_lengths((0, 3), (2, 5), "E", 0)
+    >>> intersect_lengths((0, 3), (2, 5), "lengths for E in S")
     (2, 3)
     """
     if old is None or tuple(old) == tuple(new):
         return new
     lo, hi = max(old[0], new[0]), min(old[1], new[1])
     if old[0] <= old[1] and new[0] <= new[1] and lo > hi:
-        raise BarbuError(f"contradictory lengths for {seat} in {'SHDC'[suit]}: "
-                         f"{old[0]}-{old[1]} and {new[0]}-{new[1]}")
+        raise BarbuError(f"contradictory {where}: {old[0]}-{old[1]} and {new[0]}-{new[1]}")
     return lo, hi
 
 
@@ -121,15 +112,15 @@ def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     # a seat may be spelt several ways ("E", "e", "East"): its constraints add up
     known: dict[int, frozenset[int]] = {}
     for k, v in (spec.get("known") or {}).items():
-        p = _seat(k, "seat in known")
+        p = as_seat(k, "seat in known")
         known[p] = known.get(p, frozenset()) | _cards(v)
     voids: dict[int, frozenset[int]] = {}
     for k, v in (spec.get("voids") or {}).items():
-        p = _seat(k, "seat in voids")
+        p = as_seat(k, "seat in voids")
         voids[p] = voids.get(p, frozenset()) | _suits(v)
     lengths: dict[int, dict[int, tuple[int, int]]] = {}
     for k, v in (spec.get("lengths") or {}).items():
-        p = _seat(k, "seat in lengths")
+        p = as_seat(k, "seat in lengths")
         if not isinstance(v, Mapping):
             raise BarbuError(f"lengths of {Seat(p).name} must be a table {{suit: [lo, hi]}}")
         for s, rng in v.items():
@@ -142,8 +133,10 @@ def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
                     raise BarbuError(f"bad length range {rng!r} for {Seat(p).name}: "
                                      "expected [lo, hi] or a number, 0-13")
                 lo, hi = (int(z) for z in ends)
-            lengths.setdefault(p, {})[_suit(s)] = intersect_lengths(
-                lengths.get(p, {}).get(_suit(s)), (lo, hi), Seat(p).name, _suit(s))
+            su = as_suit(s)
+            lengths.setdefault(p, {})[su] = intersect_lengths(
+                lengths.get(p, {}).get(su), (lo, hi),
+                f"lengths for {Seat(p).name} in {'SHDC'[su]}")
     return {"known": known, "voids": voids, "lengths": lengths}
 
 
@@ -183,7 +176,7 @@ class Sampler:
         if whole_index(deck, 53) not in (32, 52):
             raise BarbuError(f"bad deck {deck!r}: expected 32 or 52")
         self.deck = deck
-        self.seat = _seat(seat)
+        self.seat = as_seat(seat)
         h = as_hand(hand)
         allc = deck_cards(deck)
         outside = [c for c in h if c not in allc]
@@ -197,11 +190,11 @@ class Sampler:
         self.others = tuple(p for p in range(4) if p != self.seat)
         unseen = [c for c in allc if c not in h]
         # constraints, by other seat (index 0..2 in self.others)
-        kn = {_seat(k, "seat in known"): _cards(v) for k, v in (known or {}).items()}
-        vd = {_seat(k, "seat in voids"): _suits(v) for k, v in (voids or {}).items()}
+        kn = {as_seat(k, "seat in known"): _cards(v) for k, v in (known or {}).items()}
+        vd = {as_seat(k, "seat in voids"): _suits(v) for k, v in (voids or {}).items()}
         ln: dict[int, dict[int, tuple[int, int]]] = {}
         for k, v in (lengths or {}).items():
-            ln[_seat(k, "seat in lengths")] = {_suit(s): (int(a), int(b))
+            ln[as_seat(k, "seat in lengths")] = {as_suit(s): (int(a), int(b))
                                               for s, (a, b) in dict(v).items()}
         for what, table in (("known cards", kn), ("voids", vd), ("lengths", ln)):
             if self.seat in table:

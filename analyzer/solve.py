@@ -208,15 +208,6 @@ def release_tables() -> None:
     _local.tabs = None
 
 
-def _parse_seats(side: str | Iterable[int | str | Seat], what: str = "side"
-                 ) -> tuple[int, ...]:
-    return as_seats(side, what)
-
-
-def _seat(x: int | str | Seat, what: str) -> int:
-    return as_seat(x, what)
-
-
 def objective(seat: int | str | Seat | None = None,
               side: str | Iterable[int | str | Seat] | None = None,
               weights: Sequence[int | Fraction] | None = None,
@@ -235,18 +226,18 @@ def objective(seat: int | str | Seat | None = None,
         w = as_weights(weights)
         if maximizers is None:
             raise BarbuError("weights need the seats that maximise (maximizers)")
-        return w, _parse_seats(maximizers, "maximizers")
+        return w, as_seats(maximizers, "maximizers")
     if maximizers is not None:
         raise BarbuError("maximizers go with weights")
     if side is not None:
-        sd = _parse_seats(side)
-        if seat is not None and _seat(seat, "seat") not in sd:
-            raise BarbuError(f"seat {Seat(_seat(seat, 'seat')).name} is not in side "
+        sd = as_seats(side)
+        if seat is not None and as_seat(seat, "seat") not in sd:
+            raise BarbuError(f"seat {Seat(as_seat(seat, 'seat')).name} is not in side "
                              + "".join(Seat(s).name for s in sd))
         return tuple(Fraction(1 if p in sd else 0) for p in range(4)), sd
     if seat is None:
         raise BarbuError("say whose value to solve: a seat, a side, or weights")
-    x = _seat(seat, "seat")
+    x = as_seat(seat, "seat")
     return tuple(Fraction(1 if p == x else 0) for p in range(4)), (x,)
 
 
@@ -272,7 +263,7 @@ class _Problem:
             hands = deal_or_hands  # (TrickGame reads the cards: indices or names)
         if leader is None:
             raise BarbuError("say who leads (leader)")
-        lead = _seat(leader, "leader")
+        lead = as_seat(leader, "leader")
         tr = None if trump is None else trump
         game = TrickGame(rules, c, hands, lead, trump=tr, trick=trick,
                          whole_hand=whole_hand)
@@ -781,7 +772,7 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
     value's first.
     """
     rules = load_rules(rules) if not isinstance(rules, Rules) else rules
-    x = _seat(seat, "seat")
+    x = as_seat(seat, "seat")
 
     def problem(**kw) -> _Problem:
         return _Problem(deal_or_hands, rules, contract, trump, leader, kw.get("seat"), None,
