@@ -520,6 +520,11 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
                                      f"of the {deck}-card deck")
             if start == "fixed" and srank is None:
                 raise BarbuError(f"{cw}: start = \"fixed\" needs start_rank")
+            if start != "fixed" and srank is not None:
+                raise BarbuError(f"{cw}: start_rank applies only with start = \"fixed\" "
+                                 f"(start = {start!r} takes its rank from the "
+                                 + ("player's first card)" if start == "first-card"
+                                    else "declarer's choice)"))
             contracts[cid] = Contract(id=cid, kind=kind, aliases=aliases, places=places,
                                       start=start, start_rank=srank, ace=ace,
                                       ace_replay=t.get("ace_replay", False))
@@ -554,6 +559,10 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
         ravage = _frac(t["ravage"], f"{cw}: ravage") if "ravage" in t else None
         if ravage is not None and trumps:
             raise BarbuError(f"{cw}: ravage is played without trumps")
+        for k in ("trump_lead_must_beat", "must_overtrump"):
+            if t.get(k) and not trumps:
+                raise BarbuError(f"{cw}: {k} needs trumps = true (this contract has no "
+                                 "trump suit)")
         contracts[cid] = Contract(
             id=cid, kind=kind, aliases=aliases,
             trick_points=_frac(t.get("trick_points", 0), f"{cw}: trick_points"),
@@ -595,7 +604,8 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
             raise BarbuError(f"{where} [contracts.{c.id}]: a contract with components takes "
                              "its points from them only")
         if c.is_tricks and c.ravage is None and not c.components and not (
-                c.card_points_spec or c.trick_points or c.last_tricks):
+                any(v for _, v in c.card_points_spec) or c.trick_points
+                or any(c.last_tricks)):
             raise BarbuError(f"{where} [contracts.{c.id}]: scores nothing (give trick_points, "
                              "last_tricks, card_points, components or ravage)")
 

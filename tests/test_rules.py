@@ -188,3 +188,28 @@ def test_saving_where_the_user_folder_cannot_be(tmp_path, monkeypatch):
     (home2 / "rules" / "odd.toml").mkdir(parents=True)
     monkeypatch.setenv("BARBU_HOME", str(home2))
     assert "odd" not in [n for n, _, _ in list_presets()]
+
+
+def test_settings_that_cannot_apply_are_refused():
+    """A contract whose points are all zero scores nothing, however it spells them; a
+    start_rank under a start that ignores it, or an overtrump obligation on a contract
+    without trumps, would be read and silently dropped."""
+    base = tomllib.loads(load_rules("tournament").to_toml())
+
+    def with_contract(cid, **keys):
+        data = tomllib.loads(load_rules("tournament").to_toml())
+        data["contracts"][cid].update(keys)
+        return data
+
+    for zero in ({"card_points": {"HK": 0}}, {"last_tricks": [0, 0]}):
+        data = tomllib.loads(load_rules("tournament").to_toml())
+        data["contracts"]["x"] = {"kind": "tricks", **zero}
+        with pytest.raises(BarbuError, match="scores nothing"):
+            parse_rules(data)
+    with pytest.raises(BarbuError, match="start_rank applies only"):
+        parse_rules(with_contract("dominoes", start_rank="9"))
+    for k in ("must_overtrump", "trump_lead_must_beat"):
+        with pytest.raises(BarbuError, match=f"{k} needs trumps"):
+            parse_rules(with_contract("no-tricks", **{k: True}))
+    parse_rules(with_contract("no-tricks", must_overtrump=False))   # false is harmless
+    parse_rules(base)
