@@ -8,6 +8,7 @@ next option at 95% says so. Functions return strings; only ``cli.py`` prints.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from reports.text import SUIT_SYMBOL, _grid, number_text
@@ -23,6 +24,24 @@ def advice_label(row: dict[str, Any]) -> str:
     if row.get("rank"):
         label += f" from {str(row['rank']).replace('T', '10')}"
     return label
+
+
+def _symbols(text: str, options: list[dict[str, Any]]) -> str:
+    """The JSON's reason names options as ``trumps S``; the table's way is ``trumps ♠``.
+
+    >>> _symbols("trumps S: ahead of dominoes T", [
+    ...     {"contract": "trumps", "trump": "S"}, {"contract": "dominoes", "rank": "T"}])
+    'trumps ♠: ahead of dominoes from 10'
+    """
+    names = {}
+    for o in options:
+        extra = o.get("trump") or o.get("rank")
+        if extra:
+            names[f"{o['contract']} {extra}"] = advice_label(o)
+    if not names:
+        return text
+    pattern = "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])({pattern})(?![\w-])", lambda m: names[m.group(1)], text)
 
 
 def _n(v: Any, sign: bool = False) -> str:
@@ -54,7 +73,7 @@ def render_advice(d: dict[str, Any]) -> str:
     if rec.get("forced"):
         sep = "forced: the preset's fixed order"
     out = [f"advice    {advice_label(rec)}  (mean {_n(rec.get('mean'), True)}, {sep})",
-           f"why       {rec.get('reason', '')}",
+           f"why       {_symbols(rec.get('reason', ''), d.get('options', []))}",
            f"hand      {d['seat']}: {d['hand']}",
            f"rules     {d['rules']}    remaining: {', '.join(d['remaining'])}",
            f"samples   {d['samples']}{' (auto)' if d.get('auto') else ''}"

@@ -101,7 +101,9 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
         sections.append(Section(
             "Dominoes: value by starting rank",
             "Mean value for the declarer of each starting rank (first-card presets: the "
-            "ranks the first player holds), and how often each is the best.", ranks))
+            "ranks the first player holds), and how often each is the best "
+            "(`best_share`, percent of hands; a tie between k ranks counting 1/k each).",
+            ranks))
         panels.append(Panel("dominoes", "Dominoes: mean value of each starting rank and "
                             "how often it is the declarer's best.",
                             lambda ax: F.plot_dominoes_rank(ax, ranks)))
