@@ -23,15 +23,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 #: the README's 52-card example hand and the contracts timed by default
 HAND = "AK72.Q5.A963.KJ4"
+HAND_32 = "KQJ7..AK9.8"      # the README's 32-card example deal, North's hand
 CONTRACTS = ("no-tricks", "no-hearts", "no-queens", "no-last-two", "no-king")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--hand", default=HAND, help="North's hand (PBN)")
+    ap.add_argument("--hand", help="North's hand (PBN; default the README's example "
+                    "hand of the preset's deck)")
     ap.add_argument("--rules", default="tournament")
-    ap.add_argument("--contracts", default=",".join(CONTRACTS),
-                    help="comma-separated trick contracts (trumps: trumps:S etc.)")
+    ap.add_argument("--contracts", help="comma-separated trick contracts (trumps: "
+                    "trumps:S etc.; default the negative contracts and No King on 52 "
+                    "cards, the match's trick contracts without trumps on 32)")
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--warm", action="store_true", help="solve one untimed deal first")
@@ -39,10 +42,21 @@ def main() -> None:
     from analyzer.rules import load_rules
     from analyzer.sampler import Sampler, sample_deals
     from analyzer.solve import solve_stats
-    rules = load_rules(a.rules)
-    deals = sample_deals(Sampler(a.hand, "N", deck=rules.deck), a.deals, a.seed)
+    from analyzer.errors import BarbuError
+    try:
+        rules = load_rules(a.rules)
+        hand = a.hand or (HAND if rules.deck == 52 else HAND_32)
+        deals = sample_deals(Sampler(hand, "N", deck=rules.deck), a.deals, a.seed)
+    except BarbuError as e:
+        ap.error(str(e))
+    if a.contracts is None:
+        a.contracts = ",".join(CONTRACTS) if rules.deck == 52 else ",".join(
+            c for c in rules.match_contracts
+            if rules.contracts[c].is_tricks and not rules.contracts[c].trumps)
     if a.warm:
-        solve_stats(deals[0], rules, "no-king", leader=0, seat=0)
+        solve_stats(deals[0], rules, a.contracts.split(",")[0].partition(":")[0]
+                    or "no-king", trump=a.contracts.split(",")[0].partition(":")[2] or None,
+                    leader=0, seat=0)
     print("| contract | deals | CPU s | worst deal s | nodes (M) | values |")
     print("|---|---|---|---|---|---|")
     for spec in a.contracts.split(","):
