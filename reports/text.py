@@ -141,7 +141,7 @@ def render_stats_summary(summary: dict[str, Any]) -> str:
              f"chunks    {summary.get('chunks')} ({summary.get('chunks_solved')} solved now, "
              f"{summary.get('chunks_resumed')} kept from before)",
              f"backend   {summary.get('backend')} x {summary.get('workers')}",
-             f"rows      " + ", ".join(f"{k} {v}" for k, v in rows.items())]
+             "rows      " + ", ".join(f"{k} {v}" for k, v in rows.items())]
     secs = summary.get("seconds")
     if secs is not None:
         dpm = summary.get("deals_per_minute") or 0.0

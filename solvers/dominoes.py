@@ -44,7 +44,6 @@ and the inner loop) instead of in a helper: a helper that calls ``_solve`` would
 recursion mutual.
 """
 
-import numpy as np
 from numba import njit
 
 from solvers.config import NUMBA_OPTS

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analyzer.cards import Seat, card_index, parse_deal, parse_hand, random_deal
+from analyzer.cards import Seat, card_index, parse_deal, random_deal
 from analyzer.engine import PASS, DominoesGame, TrickGame, replay
 from analyzer.errors import BarbuError
 from analyzer.rules import BUILTIN_PRESETS, load_rules, parse_rules
