@@ -58,8 +58,8 @@ import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_hand, as_seat, card_name, format_hand
 from analyzer.errors import BarbuError, check_whole
-from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, load_rules,
-                            same_game_as_builtin)
+from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, game_fingerprint,
+                            load_rules, same_game_as_builtin)
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
@@ -761,21 +761,73 @@ def load_future_values(rules: Rules) -> dict[str, Any] | None:
     Only for rules that play the game of the built-in preset it was made with
     (:func:`analyzer.rules.builtin_game`, whatever their name): an edited copy of the file
     that kept the name gets None, since its values differ; an unchanged copy saved under a
-    new name gets the built-in's table (its ``"preset"`` says which).
+    new name gets the built-in's table (its ``"preset"`` says which). A table that is there
+    but damaged, or made for other rules (its ``"game"`` fingerprint,
+    :func:`analyzer.rules.game_fingerprint`), is an error, never a silent 0.
     """
     name = builtin_game(rules)
     if name is None:
         return None
     try:
-        p = resources.files("data").joinpath("future_values", f"{name}.json")
+        p = _future_values_file(name)
         if not p.is_file():
             return None
-        table = json.loads(p.read_text("utf-8"))
-    except (OSError, ValueError, ModuleNotFoundError):
+        text = p.read_text("utf-8")
+    except (OSError, ModuleNotFoundError):
         return None
-    if set(table.get("contracts", ())) != set(rules.match_contracts):
-        return None
+    fix = f"rebuild it with: python benchmarks/make_future_values.py {name}"
+    try:
+        table = json.loads(text)
+    except ValueError as e:
+        raise BarbuError(f"the run-of-seven table {name}.json is not JSON ({e}): {fix}") from None
+    problem = _table_problem(table, name, load_rules(name))
+    if problem:
+        raise BarbuError(f"the run-of-seven table {name}.json {problem}: {fix}")
     return table
+
+
+def _future_values_file(name: str) -> Any:
+    return resources.files("data").joinpath("future_values", f"{name}.json")
+
+
+def _table_problem(table: Any, name: str, game: Rules) -> str | None:
+    """What is wrong with a run-of-seven table for the built-in ``game``, or None.
+
+    >>> _table_problem({"preset": "barbu-32"}, "tournament", load_rules("tournament"))
+    "was made for preset 'barbu-32'"
+    """
+    if not isinstance(table, dict):
+        return "is not a JSON object"
+    if table.get("preset") != name:
+        return f"was made for preset {table.get('preset')!r}"
+    if table.get("game") != game_fingerprint(game):
+        return ("was made for other rules than this version of the preset's "
+                f"(game {table.get('game')!r}, the preset's {game_fingerprint(game)!r})")
+    cs = table.get("contracts")
+    if not isinstance(cs, list) or sorted(map(str, cs)) != sorted(game.match_contracts):
+        return "does not list the preset's contracts"
+    subsets = table.get("subsets")
+    if not isinstance(subsets, dict):
+        return "has no subsets"
+    want = {_subset_key(S) for k in range(1, len(cs) + 1) for S in combinations(cs, k)}
+    if set(subsets) != want:
+        missing = sorted(want - set(subsets))
+        return (f"lacks the subset {missing[0]!r}" if missing else
+                f"has an unknown subset {sorted(set(subsets) - want)[0]!r}")
+    for k, v in subsets.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= 1e12:
+            return f"has a bad value for {k!r}: {v!r}"
+    return None
+
+
+def _exact(f: float) -> Fraction:
+    """A future value as the decimal the table writes (``-10.7229``), not the binary
+    float nearest it: scores round as the docs say, half away from zero on the exact sum.
+
+    >>> _exact(-10.7229)
+    Fraction(-107229, 10000)
+    """
+    return Fraction(repr(float(f)))
 
 
 def subset_values(per_hand: Sequence[Mapping[str, float]], contracts: Sequence[str]
@@ -858,8 +910,8 @@ def future_value_table(rules: Rules | str, hands: int, inner: int, seed: int,
     mean = {c: round(sum(v[c] for v in per_hand) / hands, 4) for c in cs}
     se = {c: round(float(np.std([v[c] for v in per_hand], ddof=1) / math.sqrt(hands)), 4)
           if hands > 1 else None for c in cs}
-    return {"preset": r.name, "seed": seed, "hands": hands, "inner": inner,
-            "contracts": cs, "mean": mean, "stderr": se,
+    return {"preset": r.name, "game": game_fingerprint(r), "seed": seed, "hands": hands,
+            "inner": inner, "contracts": cs, "mean": mean, "stderr": se,
             "subsets": subset_values(per_hand, cs)}
 
 
@@ -1118,7 +1170,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     rng = np.random.default_rng(seed)
     notes: list[str] = []
     fixed = r.order == "fixed"
-    table = None if fixed else load_future_values(r)
+    table = None if fixed or len(rem) <= 1 else load_future_values(r)
     future: dict[int, float] = {}
     if len(rem) > 1 and not fixed:
         if table is None:
@@ -1134,7 +1186,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                              f"{table.get('preset')!r}: its future-value table applies")
             for i, o in enumerate(opts):
                 rest = [c for c in rem if c != o.contract.id]
-                future[i] = float(table["subsets"].get(_subset_key(rest), 0.0))
+                future[i] = float(table["subsets"][_subset_key(rest)]) if rest else 0.0
     if fixed:
         notes.append(f"preset {r.name!r} plays its contracts in a fixed order: "
                      f"{rem[0]} comes next; the other values are for information")
@@ -1244,7 +1296,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                    "p_best": round(pbest[i], 4),
                    "future": None if i not in future else round(future[i], 4)}
             m = sum(vals, Fraction(0)) / len(vals)
-            row["score"] = _num(m + Fraction(future.get(i, 0.0)))
+            row["score"] = _num(m + _exact(future.get(i, 0.0)))
             row["position"] = rank_pos + 1
             rows.append(row)
         rec = {**opts[best].key, "label": opts[best].label, "mean": rows[order.index(best)][
@@ -1298,7 +1350,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            "workers": nworkers, "deals_consistent": sampler.count(),
            "options": rows, "recommendation": rec, "doubling": dbl, "declarer_net": nets,
            "future_values": None if table is None else {
-               "preset": table.get("preset"),
+               "preset": table.get("preset"), "game": table.get("game"),
                "hands": table.get("hands"), "inner": table.get("inner"),
                "seed": table.get("seed")},
            "notes": notes}
@@ -1317,7 +1369,7 @@ def _columns(values: list[list[Fraction | None]], opts: list[Option],
              future: Mapping[int, float]) -> list[list[Fraction]]:
     """Per option, the per-deal score: value now plus the future value of what is left
     (the deals the option was solved on: all, or with ``race`` the first ones)."""
-    return [[v[i] + Fraction(future.get(i, 0.0)) for v in values if v[i] is not None]
+    return [[v[i] + _exact(future.get(i, 0.0)) for v in values if v[i] is not None]
             for i in range(len(opts))]
 
 

@@ -24,11 +24,12 @@ path.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -374,9 +375,37 @@ DOUBLING_VARIANTS = ("doubles", "declarer_doubles", "positive_declarer_only", "r
                      "quota", "positive_settlement", "undoubled_negative")
 
 
+def _contract_game(c: Contract) -> tuple:
+    """What of a contract changes how it plays and scores: every setting that differs
+    from its default (so a setting added later leaves older games alike), aliases aside."""
+    out = []
+    for f in fields(c):
+        v = getattr(c, f.name)
+        if f.name != "aliases" and v != f.default:
+            out.append((f.name, v))
+    return tuple(out)
+
+
 def _game_of(r: Rules) -> tuple:
-    v = {k: x for k, x in r.variants.items() if k not in DOUBLING_VARIANTS}
-    return r.deck, r.hands, r.run, r.order, r.match_contracts, v, r.contracts
+    """How ``r`` plays and scores its hands, in a canonical form: names, aliases,
+    descriptions, the doubling variants and (in a free-order match) the listing order of
+    the contracts aside."""
+    v = tuple(sorted((k, x) for k, x in r.variants.items() if k not in DOUBLING_VARIANTS))
+    match = r.match_contracts if r.order == "fixed" else tuple(sorted(r.match_contracts))
+    contracts = tuple(sorted((cid, _contract_game(c)) for cid, c in r.contracts.items()))
+    return r.deck, r.hands, r.run, r.order, match, v, contracts
+
+
+def game_fingerprint(rules: Rules) -> str:
+    """A short digest of :func:`_game_of`: data made from a game's values (the run-of-seven
+    tables) records it, so that data made for other rules is never read for these.
+
+    >>> game_fingerprint(load_rules("barbu-32")) == game_fingerprint(load_rules("barbu-32"))
+    True
+    >>> game_fingerprint(load_rules("barbu-32")) == game_fingerprint(load_rules("classic-32"))
+    False
+    """
+    return hashlib.sha256(repr(_game_of(rules)).encode()).hexdigest()[:16]
 
 
 def same_game_as_builtin(rules: Rules) -> bool:

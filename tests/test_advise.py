@@ -10,6 +10,7 @@ import dataclasses
 import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -349,11 +350,64 @@ def test_future_value_table_is_small_and_reproducible():
 
 
 def test_shipped_tables_match_their_presets():
+    from analyzer.rules import game_fingerprint
     for name in ("barbu-32", "tournament", "fr-52"):
         t = A.load_future_values(load_rules(name))
-        if t is None:
-            pytest.skip(f"no table shipped for {name}")
+        assert t is not None, f"the table shipped for {name} does not load"
         assert t["preset"] == name and len(t["subsets"]) == 2 ** len(t["contracts"]) - 1
+        assert t["game"] == game_fingerprint(load_rules(name))
+
+
+def test_a_damaged_or_foreign_table_is_an_error_not_a_zero(tmp_path, monkeypatch):
+    """A missing subset used to read as 0 (the advice then ignored the contracts kept);
+    a table of another game, or of an edited preset that kept the name, was read as the
+    built-in's; a corrupt file crashed."""
+    good = json.loads((Path(A.__file__).parents[1] / "data" / "future_values"
+                       / "barbu-32.json").read_text())
+    (tmp_path / "future_values").mkdir()
+    monkeypatch.setattr(A, "_future_values_file",
+                        lambda name: tmp_path / "future_values" / f"{name}.json")
+    b32 = load_rules("barbu-32")
+
+    def put(table):
+        (tmp_path / "future_values" / "barbu-32.json").write_text(
+            table if isinstance(table, str) else json.dumps(table))
+
+    put(good)
+    assert A.load_future_values(b32)["subsets"] == good["subsets"]
+    cases = [("[1, 2]", "not a JSON object"), ("{", "not JSON"),
+             ({**good, "preset": "tournament"}, "made for preset 'tournament'"),
+             ({**good, "game": "0" * 16}, "other rules"),
+             ({**good, "subsets": {k: v for k, v in good["subsets"].items()
+                                   if k != "dominoes,no-king"}},
+              "lacks the subset 'dominoes,no-king'"),
+             ({**good, "subsets": [1]}, "has no subsets"),
+             ({**good, "subsets": {**good["subsets"], "trumps": "x"}}, "bad value"),
+             ({**good, "subsets": {**good["subsets"], "trumps": 1e300}}, "bad value")]
+    for table, message in cases:
+        put(table)
+        with pytest.raises(BarbuError, match=message):
+            A.load_future_values(b32)
+    # one contract left needs no table: a damaged one does not stop that advice
+    d = advise(HAND32, seat="N", rules="barbu-32", remaining="trumps", samples=2, seed=1,
+               doubling="none")
+    assert d["future_values"] is None
+
+
+def test_scores_round_on_the_exact_sum():
+    """score = mean + future, rounded half away from zero on the exact values (the
+    future value as the table's decimal, not the float nearest it): -13.50415 is
+    -13.5042, not -13.5041."""
+    d = advise("KQJ7..AK9.8", seat="N", rules="barbu-32",
+               remaining="no-hearts,no-queens,no-tricks,no-king", samples=32, seed=1,
+               doubling="none")
+    for o in d["options"]:
+        exact = (sum((Fraction(e["value"]) * e["count"] for e in o["distribution"]),
+                     Fraction(0)) / o["samples"] + Fraction(repr(o["future"])))
+        away = math.floor(abs(exact) * 10 ** 4 + Fraction(1, 2))
+        assert Fraction(repr(o["score"])) == Fraction(away if exact >= 0 else -away,
+                                                      10 ** 4), o
+    assert option(d, "no-tricks")["score"] == -13.5042
 
 
 # ------------------------------------------------------------------ auto, progress, errors

@@ -141,6 +141,11 @@ def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
     assert builtin_game(h3) == "barbu-32" and not same_game_as_builtin(h3)
     assert load_future_values(h3) == load_future_values(b32)
     assert builtin_game(load_rules("house2")) is None and load_future_values(mine) is None
+    # neither an alias nor the listing order of a free-order match changes the game
+    data = tomllib.loads(b32.to_toml())
+    data["contracts"]["trumps"]["aliases"] = ["atout", "my-trumps"]
+    data["match"]["contracts"] = data["match"]["contracts"][::-1]
+    assert builtin_game(parse_rules(data)) == "barbu-32"
 
 
 def test_a_rules_file_that_is_not_text(tmp_path):
