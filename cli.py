@@ -15,6 +15,7 @@ from typing import Any, Optional
 import typer
 
 from analyzer.errors import BarbuError, check_given
+from analyzer.pools import WorkerDied
 
 app = typer.Typer(
     name="barbu",
@@ -336,6 +337,10 @@ def stats(
         typer.echo(f"barbu: interrupted; finished chunks are kept in {out}: "
                    "run again with --resume to finish", err=True)
         sys.exit(130)
+    except WorkerDied as e:
+        typer.echo(f"barbu: error: {e}; finished chunks are kept in {out}: "
+                   "run again with --resume to finish", err=True)
+        sys.exit(1)
     if as_json:
         _emit(summary)
     else:
@@ -415,6 +420,9 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         typer.echo("barbu: interrupted", err=True)
         sys.exit(130)
+    except WorkerDied as e:  # not the input's fault: exit status 1
+        typer.echo(f"barbu: error: {e}", err=True)
+        sys.exit(1)
     except BrokenPipeError:
         sys.exit(0)
     except OSError as e:  # the output cannot be written (a full disk, /dev/full)

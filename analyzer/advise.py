@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
 import os
 import queue
 from statistics import NormalDist
@@ -58,6 +57,7 @@ import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_hand, as_seat, card_name, format_hand
 from analyzer.errors import BarbuError, check_whole
+from analyzer.pools import fork_pool, wait_for
 from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, game_fingerprint,
                             load_rules, same_game_as_builtin)
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
@@ -394,7 +394,7 @@ class _Runner:
             for j in sorted(warm):
                 self._take(out, _work(items[j]), items[j])
             items = [t for j, t in enumerate(items) if j not in warm]
-            self.pool = mp.get_context("fork").Pool(self.workers)
+            self.pool = fork_pool(self.workers)
         if self.pool is None:
             for t in items:
                 self._take(out, self.kept.pop(_task_key(t), None)
@@ -423,7 +423,8 @@ class _Runner:
                 elif (_task_key(t) not in self.running and _task_key(t) not in self.kept
                       and not all(k in self.extra for k in _solve_keys(t))):
                     self._submit(_task_key(t), t)
-            tk, res, err = self.queue.get()
+            tk, res, err = wait_for(self.pool, lambda t: self.queue.get(timeout=t),
+                                    queue.Empty)
             self.running.discard(tk)
             if err is not None:
                 raise err

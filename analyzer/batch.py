@@ -10,13 +10,13 @@ that fails (a line that is not a job, bad options, a search past its node limit)
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping, TextIO
 
 from analyzer.errors import BarbuError, check_whole
 from analyzer.jobs import batch_worker, parse_batch_line
+from analyzer.pools import fork_pool, watched
 
 
 def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
@@ -59,6 +59,5 @@ def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
         for item in jobs:
             yield batch_worker(item)
         return
-    ctx = mp.get_context("fork")
-    with ctx.Pool(min(workers, len(jobs))) as pool:
-        yield from pool.imap(batch_worker, jobs, chunksize=1)
+    with fork_pool(min(workers, len(jobs))) as pool:
+        yield from watched(pool, pool.imap(batch_worker, jobs, chunksize=1))

@@ -33,7 +33,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-import multiprocessing as mp
 import numpy as np
 import polars as pl
 
@@ -41,6 +40,7 @@ from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
 from analyzer.errors import BarbuError, check_whole
 from analyzer.features import FEATURE_COLUMNS, deal_features
 from analyzer.options import contract_options
+from analyzer.pools import fork_pool, watched
 from analyzer.rules import Contract, Rules, load_rules
 
 #: Version of the dataset layout written in ``manifest.json``.
@@ -383,13 +383,11 @@ def _run_processes(tasks: list[ChunkTask], workers: int
                    ) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
     # fork as analyzer.batch does: no re-import of the caller's main module, kernels
     # already loaded are inherited
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-    pool = ctx.Pool(min(workers, len(tasks)))
+    pool = fork_pool(min(workers, len(tasks)))
     ok = False
     try:
-        for item in pool.imap_unordered(_solve_indexed, list(enumerate(tasks)),
-                                        chunksize=1):
+        for item in watched(pool, pool.imap_unordered(_solve_indexed, list(enumerate(tasks)),
+                                                      chunksize=1)):
             k, tables = item
             yield tasks[k], tables
         ok = True

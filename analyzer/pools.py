@@ -1,0 +1,105 @@
+"""Forked worker pools that notice a worker's death.
+
+``multiprocessing.Pool`` replaces a worker that dies (killed by the kernel for memory, or
+by a user) but loses the task it held: whoever waits for that result waits for ever. The
+runners here wait in short steps and, between them, look whether a worker of the pool
+has exited; a worker never exits by itself while its pool is open, so one that has is
+dead, and the run stops with :class:`WorkerDied` instead of hanging. Workers ignore
+Ctrl-C: the parent stops them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+from typing import Any, Callable, Iterable, Iterator
+
+#: seconds between two looks at the workers while a result is awaited
+POLL = 1.0
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died mid-run (the command line: one line, exit status 1)."""
+
+    def __init__(self, code: int | None) -> None:
+        how = (f"killed by signal {-code}" if code is not None and code < 0
+               else f"exit status {code}")
+        super().__init__(f"a worker process died ({how}; out of memory? a 52-card worker "
+                         "may need about 2 GB): the run stopped")
+
+
+def fork_pool(workers: int) -> Any:
+    """A pool of ``workers`` processes forked from this one (fork where the platform
+    has it: the workers inherit the loaded kernels and need no re-import)."""
+    methods = mp.get_all_start_methods()
+    pool = mp.get_context("fork" if "fork" in methods else "spawn").Pool(
+        workers, initializer=_worker_start)
+    pool._barbu_workers = list(getattr(pool, "_pool", []))
+    return pool
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C to its parent, which stops the pool: a terminal's Ctrl-C
+    reaches every process of the group, and each worker would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def check_workers(pool: Any) -> None:
+    """Raise :class:`WorkerDied` if a worker of ``pool`` has exited, after making the
+    pool inert (:func:`_abandon`)."""
+    for p in getattr(pool, "_barbu_workers", ()):
+        if p.exitcode is not None:
+            _abandon(pool)
+            raise WorkerDied(p.exitcode)
+
+
+def _abandon(pool: Any) -> None:
+    """Stop a pool one of whose workers died, without waiting on it.
+
+    The pool's own ``terminate`` (also run by its finaliser at exit) takes the lock of
+    its task queue, which the dead worker may have held: it would wait for ever. So the
+    pool stops replacing workers, the live ones are killed, the finaliser is cancelled,
+    and ``close`` / ``terminate`` / ``join`` become no-ops for the callers' clean-up.
+    """
+    from multiprocessing import pool as mpp
+    handler = getattr(pool, "_worker_handler", None)
+    if handler is not None:
+        handler._state = mpp.TERMINATE
+    pool._state = mpp.TERMINATE
+    procs = list(getattr(pool, "_pool", [])) + list(pool._barbu_workers)
+    for p in procs:
+        if p.exitcode is None:
+            p.kill()
+    for p in procs:
+        p.join(timeout=5)
+    finaliser = getattr(pool, "_terminate", None)
+    if finaliser is not None and hasattr(finaliser, "cancel"):
+        finaliser.cancel()
+    for name in ("close", "terminate", "join"):
+        setattr(pool, name, lambda: None)
+
+
+def watched(pool: Any, results: Iterable[Any]) -> Iterator[Any]:
+    """The items of a pool's ``imap`` / ``imap_unordered`` iterator, checking between
+    them that no worker has died."""
+    it = iter(results)
+    while True:
+        try:
+            yield it.next(timeout=POLL)
+        except StopIteration:
+            return
+        except mp.TimeoutError:
+            check_workers(pool)
+
+
+def wait_for(pool: Any, get: Callable[[float], Any], empty: type[Exception]) -> Any:
+    """``get(timeout)`` until it returns, checking between tries that no worker of
+    ``pool`` has died (``empty``: the exception ``get`` raises on a timeout)."""
+    while True:
+        try:
+            return get(POLL)
+        except empty:
+            check_workers(pool)
+
+
+__all__ = ["WorkerDied", "fork_pool", "check_workers", "watched", "wait_for", "POLL"]
