@@ -59,6 +59,13 @@ current trick (the leader's first), taken from the hands if they are still there
 The value is the *guaranteed* value of a seat: what it can make for sure when the other
 three, seeing every card, play against it. Without --contract: a table of every option
 of the preset (each trump suit, each Dominoes starting rank) for the declarer.
+
+--batch FILE: one job a line, a PBN deal (the command-line options apply) or a JSON
+object {"deal": …, "contract": …} whose keys (the options' names, like all_seats or
+all-seats) override them; a key set to null clears its option. Blank lines and lines
+starting with # are skipped. Out: one JSON line per job, in input order, with its
+"line" number; a job that fails gives {"line": n, "error": …} and the others go on,
+and the exit status is then 2.
 """
 
 
@@ -85,10 +92,11 @@ def solve(
     layout: Optional[str] = typer.Option(None, "--layout",
                                          help="Dominoes table in progress, e.g. \"S:5-9 H:- D:7 C:-\"."),
     out: Optional[str] = typer.Option(None, "--out", help="Dominoes: seats already out, in order, e.g. EN."),
-    batch: Optional[Path] = typer.Option(None, "--batch",
+    batch: Optional[str] = typer.Option(None, "--batch",
                                          help="File of jobs, one a line: a PBN deal or a JSON object "
                                               "{\"deal\": …, option: value}; '-' reads stdin."),
-    workers: int = typer.Option(0, "--workers", "-w", help="Processes for --batch (0: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w",
+                                          help="Processes for --batch (0, the default: all cores)."),
     node_limit: Optional[int] = typer.Option(None, "--node-limit",
                                              help="Stop a trick-contract search after this many nodes "
                                                   "(about 2 million a second) with an error, "
@@ -104,12 +112,14 @@ def solve(
             "declarer": declarer, "leader": leader, "seat": seat, "side": side,
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
             "out": out, "node_limit": node_limit}
-    check_given(opts)
+    check_given({**opts, "batch": batch})
     if batch is not None:
         if deal is not None or example:
             raise BarbuError("give a DEAL or --batch FILE, not both")
-        _solve_batch(batch, opts, workers)
+        _solve_batch(batch, opts, 0 if workers is None else workers)
         return
+    if workers is not None:
+        raise BarbuError("--workers is for --batch (one solve runs in this process)")
     if example:
         if deal is not None:
             raise BarbuError("give a DEAL or --example, not both")
@@ -127,10 +137,11 @@ def solve(
     _emit(res) if as_json else typer.echo(render_solve(res))
 
 
-def _solve_batch(path: Path, opts: dict[str, Any], workers: int) -> None:
-    from analyzer.batch import read_batch, run_batch
+def _solve_batch(path: str, opts: dict[str, Any], workers: int) -> None:
+    from analyzer.batch import check_workers_option, read_batch, run_batch
 
-    jobs = read_batch(sys.stdin if str(path) == "-" else path, opts)
+    check_workers_option(workers)
+    jobs = read_batch(sys.stdin if path == "-" else path, opts)
     show = sys.stderr.isatty()
     failed = 0
     with _bar(show, len(jobs), "solving", show_pos=True, show_eta=True) as bar:

@@ -21,20 +21,36 @@ from analyzer.pools import fork_pool, watched
 
 def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
                ) -> list[tuple[int, dict[str, Any]]]:
-    """``[(line number, job), …]`` from a batch file or stream."""
+    """``[(line number, job), …]`` from a batch file or stream.
+
+    Lines end at ``\n`` only (``\r\n`` too): a form feed or a Unicode line separator
+    inside a line does not split it, so the line numbers are those of any editor. A
+    UTF-8 byte-order mark is skipped; bytes that are not UTF-8 refuse the whole batch,
+    from a file or a stream alike.
+    """
     if isinstance(source, (str, Path)):
         p = Path(source)
-        if not p.is_file():
-            raise BarbuError(f"batch file not found: {source}")
+        name = f"batch file {source}"
+        if p.is_dir():
+            raise BarbuError(f"{name} is a folder")
         try:
-            lines = p.read_text(encoding="utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise BarbuError(f"batch file {source}: not UTF-8 text") from None
+            data: bytes | str = p.read_bytes()
+        except FileNotFoundError:
+            raise BarbuError(f"batch file not found: {source}") from None
+        except OSError as e:
+            raise BarbuError(f"cannot read {name}: {e.strerror or e}") from None
     else:
+        name = "the batch on stdin"
+        buffer = getattr(source, "buffer", None)
+        data = buffer.read() if buffer is not None else source.read()
+    if isinstance(data, bytes):
         try:
-            lines = source.read().splitlines()
-        except UnicodeDecodeError:
-            raise BarbuError("the batch on stdin is not UTF-8 text") from None
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise BarbuError(f"{name}: not UTF-8 text (byte {e.start + 1})") from None
+    else:
+        text = data.removeprefix("\ufeff")
+    lines = text.split("\n")
     jobs: list[tuple[int, Any]] = []
     for i, line in enumerate(lines, 1):
         t = line.strip()
@@ -48,11 +64,16 @@ def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
     return jobs
 
 
+def check_workers_option(workers: int) -> None:
+    """``--workers``: 0 (every core) or a positive count."""
+    check_whole(workers, "--workers", 0, "0 (every core) or more")
+
+
 def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
               ) -> Iterator[dict[str, Any]]:
     """Solve every job, yielding results in input order (``workers`` processes, 0: one
     a core)."""
-    check_whole(workers, "--workers", 0, "0 (every core) or more")
+    check_workers_option(workers)
     if workers == 0:
         workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) == 1:

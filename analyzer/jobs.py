@@ -423,7 +423,9 @@ def solve_job(job: Mapping[str, Any],
 
 def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
     """A batch line: a PBN deal, or a JSON object ``{"deal": …, option: value, …}``;
-    its keys override ``defaults`` (the command-line options)."""
+    its keys (``all_seats`` or ``all-seats``) override ``defaults`` (the command-line
+    options), and a key set to null clears its option. An empty text is refused: read as
+    "not given", it would answer another question."""
     t = line.strip()
     job = {k: v for k, v in defaults.items() if v is not None}
     if t.startswith("{"):
@@ -431,23 +433,46 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
             obj = json.loads(t)
         except json.JSONDecodeError as e:
             raise BarbuError(f"bad JSON ({e.msg})") from None
+        except RecursionError:
+            raise BarbuError("bad JSON (nested too deeply)") from None
         if not isinstance(obj, dict):
             raise BarbuError("a job must be a JSON object")
-        job.update(obj)
+        seen: set[str] = set()
+        for k, v in obj.items():
+            key = k.replace("-", "_")  # all-seats as on the command line, or all_seats
+            if key in seen:
+                raise BarbuError(f"option {k!r} given twice")
+            seen.add(key)
+            if isinstance(v, str) and not v.strip():
+                raise BarbuError(f"empty {k!r}: give a value, or leave the key out "
+                                 "(null clears the command line's)")
+            if v is None:
+                job.pop(key, None)
+            else:
+                job[key] = v
     else:
         job["deal"] = t
     return job
+
+
+def _excerpt(message: str, most: int = 400) -> str:
+    """An error that quotes a huge line, cut to its start.
+
+    >>> _excerpt("x" * 500, 10)
+    'xxxxxxxxxx… (500 characters)'
+    """
+    return message if len(message) <= most else f"{message[:most]}… ({len(message)} characters)"
 
 
 def batch_worker(item: tuple[int, dict[str, Any]]) -> dict[str, Any]:
     """Solve one batch job; errors become ``{"line": n, "error": message}``."""
     lineno, job = item
     if isinstance(job, BarbuError):  # the line itself could not be read as a job
-        return {"line": lineno, "error": str(job)}
+        return {"line": lineno, "error": _excerpt(str(job))}
     try:
         out = solve_job(job)
     except BarbuError as e:
-        return {"line": lineno, "error": str(e)}
+        return {"line": lineno, "error": _excerpt(str(e))}
     except Exception as e:  # a defect: that line's error, not the whole batch's end
         return {"line": lineno, "error": f"internal error ({type(e).__name__}: {e}); "
                                          "please report it"}

@@ -188,6 +188,41 @@ def test_batch_lines_of_the_wrong_shape_are_their_own_errors(tmp_path):
     assert p.returncode == 2 and "not UTF-8" in p.stderr and "Traceback" not in p.stderr
 
 
+def test_batch_lines_are_an_editors_lines(tmp_path):
+    """A form feed or U+2028 inside a line used to split it (str.splitlines), so every
+    later result carried the wrong line number; a byte-order mark spoiled line 1; an
+    empty text in a JSON job read as "not given" (a side dropped: a seat solved alone);
+    a deeply nested line ended the whole batch with a traceback."""
+    from analyzer.batch import read_batch
+    from analyzer.jobs import batch_worker
+    f = tmp_path / "jobs.txt"
+    f.write_bytes(("\ufeff# from the club\u2028night\f\r\n" + ENDGAME + "\n"
+                   + json.dumps({"deal": ENDGAME, "all-seats": True, "seat": None}) + "\n"
+                   + json.dumps({"deal": ENDGAME, "side": ""}) + "\n"
+                   + '{"deal": ' + "[" * 5000 + "]" * 5000 + "}\n"
+                   + json.dumps({"deal": ENDGAME, "seat": "E"}) + "\n"
+                   + "x" * 5000 + "\n").encode())
+    jobs = read_batch(str(f), {"contract": "no-tricks", "seat": "S"})
+    assert [n for n, _ in jobs] == [2, 3, 4, 5, 6, 7]
+    out = [batch_worker(j) for j in jobs]
+    assert out[0]["seat"] == "S" and "error" not in out[0]
+    assert set(out[1]["values"]) == set("NESW")  # all-seats spelt as on the command line
+    assert "empty 'side'" in out[2]["error"]
+    assert "nested too deeply" in out[3]["error"]
+    assert out[4]["seat"] == "E"
+    assert len(out[5]["error"]) < 500 and "characters)" in out[5]["error"]
+    bad = subprocess.run([sys.executable, "-m", "cli", "solve", "--batch", "-"], cwd=ROOT,
+                         input=ENDGAME.encode() + b"\n\xff\xfe\n", capture_output=True,
+                         timeout=120)
+    assert bad.returncode == 2 and b"stdin: not UTF-8 text" in bad.stderr and not bad.stdout
+    for args, message in (((str(tmp_path),), "is a folder"), (("",), "empty --batch"),
+                          ((str(tmp_path / "none"),), "batch file not found")):
+        p = run("solve", "--batch", *args)
+        assert p.returncode == 2 and message in p.stderr, p.stderr
+    p = run("solve", ENDGAME, "-c", "no-tricks", "--workers", "2")
+    assert p.returncode == 2 and "--workers is for --batch" in p.stderr
+
+
 def test_rules_and_score_commands(tmp_path):
     p = run("rules", "list")
     assert p.returncode == 0 and "tournament" in p.stdout and "bridge" in p.stdout
