@@ -11,7 +11,7 @@ go alongside. ``docs/stats.md`` documents the dataset.
 Work is cut into chunks of consecutive deals. A chunk is solved by a worker (this
 process, local processes, or a Dask cluster: the same pure function) and written by this
 process as soon as it comes back, atomically: the chunk's files are written into
-``chunks/NNNNNN.tmp/`` and the folder is then renamed to ``chunks/NNNNNN/``. A stopped run
+``chunks.tmp/NNNNNN/`` and the folder is then moved to ``chunks/NNNNNN/``. A stopped run
 therefore loses at most the chunks in progress, and ``resume=True`` solves only the chunks
 that are missing. The tables are identical for a given seed whichever way they ran.
 
@@ -203,27 +203,36 @@ def _chunk_dir(out: Path, chunk: int) -> Path:
     return out / CHUNKS / f"{chunk:06d}"
 
 
+#: where a chunk is written before it is whole: beside ``chunks/``, not in it, so that
+#: a glob over ``chunks/*/`` never reads a half-written chunk
+CHUNKS_TMP = "chunks.tmp"
+
+
 def _write_chunk(out: Path, chunk: int, tables: dict[str, pl.DataFrame]) -> None:
     final = _chunk_dir(out, chunk)
-    tmp = final.with_name(final.name + ".tmp")
+    tmp = out / CHUNKS_TMP / final.name
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
+    final.parent.mkdir(parents=True, exist_ok=True)
     for name in TABLES:
         tables[name].write_parquet(tmp / f"{name}.parquet")
     if final.exists():  # a duplicate result (should not happen): keep the first
         shutil.rmtree(tmp)
-        return
-    tmp.rename(final)
+    else:
+        tmp.rename(final)
+    with contextlib.suppress(OSError):  # left only while a chunk is being written
+        tmp.parent.rmdir()
 
 
 def _done_chunks(out: Path) -> set[int]:
+    shutil.rmtree(out / CHUNKS_TMP, ignore_errors=True)  # chunks that were being written
     d = out / CHUNKS
     if not d.is_dir():
         return set()
     done = set()
     for p in d.iterdir():
-        if p.name.endswith(".tmp"):
+        if p.name.endswith(".tmp"):  # (where earlier versions wrote them)
             shutil.rmtree(p, ignore_errors=True)  # a chunk that was being written
             continue
         if p.is_dir() and p.name.isdigit():
@@ -323,13 +332,30 @@ def load_dataset(data_dir: str | Path, *, complete: bool = False) -> dict[str, p
             except Exception:
                 raise BarbuError(f"dataset file {f} does not have the documented columns "
                                  f"of table {t}") from None
-            if t == "deals" and sorted(frames[-1]["deal"].to_list()) != list(range(
-                    k * man["chunk_size"], min(man["deals"], (k + 1) * man["chunk_size"]))):
-                raise BarbuError(f"dataset {data_dir}: chunk {k} does not hold the deals "
-                                 "its manifest gives it (edited by hand?)")
+            _check_chunk(p, man, k, t, frames[-1])
         df = pl.concat(frames, how="vertical") if frames else pl.DataFrame(schema=SCHEMAS[t])
         out[t] = df.sort(SORT_KEYS[t], nulls_last=False)
     return out
+
+
+def _check_chunk(data_dir: Path, man: dict[str, Any], k: int, table: str,
+                 df: pl.DataFrame) -> None:
+    """A chunk's table holds chunk ``k``'s deals and no other: every deal of its range in
+    ``deals`` (the very deal of the run's seed) and ``values``, none outside it anywhere.
+    A chunk copied from another chunk or run would otherwise be read as this one."""
+    lo, hi = k * man["chunk_size"], min(man["deals"], (k + 1) * man["chunk_size"])
+    have = df["deal"].to_list()
+    if any(d is None or not lo <= d < hi for d in have) or (
+            table in ("deals", "values") and set(have) != set(range(lo, hi))) or (
+            table == "deals" and len(have) != hi - lo):
+        raise BarbuError(f"dataset {data_dir}: chunk {k} does not hold the deals its "
+                         f"manifest gives it ({table}; edited by hand?)")
+    deck = man.get("deck")
+    if table == "deals" and deck in (32, 52):
+        for d, pbn in zip(have, df["pbn"].to_list()):
+            if pbn != deal_for(man["seed"], d, deck).to_pbn():
+                raise BarbuError(f"dataset {data_dir}: chunk {k}'s deal {d} is not deal "
+                                 f"{d} of seed {man['seed']} (copied from another run?)")
 
 
 def _done_chunks_readonly(out: Path) -> set[int]:
@@ -498,6 +524,9 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise BarbuError(f"--out {out_dir} exists and is not a folder")
+    if out.is_dir() and not (out / MANIFEST).exists():
+        with contextlib.suppress(OSError):  # a run stopped while writing its first manifest
+            (out / (MANIFEST + ".tmp")).unlink(missing_ok=True)
     nonempty = out.is_dir() and any(out.iterdir())
     if nonempty and not resume:
         raise BarbuError(f"--out {out_dir} exists and is not empty: add --resume to finish "

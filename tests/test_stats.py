@@ -8,6 +8,7 @@ Workloads are tiny: the ``barbu-32`` preset with cheap contracts, a handful of d
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -195,9 +196,12 @@ def test_killed_run_resumes_to_the_same_result(serial, tmp_path):
     done = sorted(x.name for x in (out / "chunks").iterdir())
     assert done == ["000000", "000001"]
     assert S.read_manifest(out)["complete"] is False
-    # a chunk that was being written when the run stopped
+    # a chunk that was being written when the run stopped (where this version and
+    # earlier ones wrote it): never read, by load_dataset or by the documented glob
     (out / "chunks" / "000002.tmp").mkdir()
     (out / "chunks" / "000002.tmp" / "values.parquet").write_bytes(b"half")
+    (out / "chunks.tmp" / "000002").mkdir(parents=True)
+    (out / "chunks.tmp" / "000002" / "values.parquet").write_bytes(b"half")
     with pytest.raises(BarbuError, match="incomplete"):
         S.load_dataset(out, complete=True)
     with pytest.raises(BarbuError, match="not empty"):
@@ -205,6 +209,7 @@ def test_killed_run_resumes_to_the_same_result(serial, tmp_path):
     s = S.run_stats(out, deals=3, workers=1, resume=True, **CHEAP)
     assert (s["chunks_resumed"], s["chunks_solved"]) == (2, 1)
     assert not (out / "chunks" / "000002.tmp").exists()
+    assert not (out / "chunks.tmp").exists()
     _same(S.load_dataset(out, complete=True), S.load_dataset(serial[0]))
     # resuming a finished run solves nothing and changes nothing
     s = S.run_stats(out, deals=3, workers=1, resume=True, **CHEAP)
@@ -212,6 +217,34 @@ def test_killed_run_resumes_to_the_same_result(serial, tmp_path):
 
 
 # ----------------------------------------------------------------------------- bad input
+def test_a_chunk_with_other_deals_is_refused(serial, tmp_path):
+    """Only the deals table's deal numbers were checked: a values file copied from
+    another chunk, or a whole chunk from a run of another seed, was read as this one."""
+    ref = serial[0]
+    mixed = tmp_path / "mixed"
+    shutil.copytree(ref, mixed)
+    shutil.copy(mixed / "chunks" / "000001" / "values.parquet",
+                mixed / "chunks" / "000000" / "values.parquet")
+    with pytest.raises(BarbuError, match="chunk 0 does not hold the deals"):
+        S.load_dataset(mixed)
+    other = tmp_path / "other"
+    S.run_stats(other, deals=3, workers=1, chunk_size=1, **{**CHEAP, "seed": CHEAP["seed"] + 1})
+    foreign = tmp_path / "foreign"
+    shutil.copytree(ref, foreign)
+    shutil.rmtree(foreign / "chunks" / "000001")
+    shutil.copytree(other / "chunks" / "000001", foreign / "chunks" / "000001")
+    with pytest.raises(BarbuError, match="copied from another run"):
+        S.load_dataset(foreign)
+
+
+def test_a_stray_first_manifest_does_not_block_a_new_run(tmp_path):
+    out = tmp_path / "stopped"
+    out.mkdir()
+    (out / "manifest.json.tmp").write_text('{"format": "barb')
+    s = S.run_stats(out, deals=1, workers=1, **CHEAP)
+    assert s["chunks_solved"] == 1 and not (out / "manifest.json.tmp").exists()
+
+
 def test_existing_nonempty_out_is_not_overwritten(tmp_path):
     out = tmp_path / "busy"
     out.mkdir()
