@@ -191,6 +191,11 @@ def parse_remaining(rules: Rules, remaining: str | Iterable[str] | None) -> tupl
         ids.add(c.id)
     if not ids:
         raise BarbuError("--remaining names no contract")
+    if rules.order == "fixed" and ids != set(rules.match_contracts[-len(ids):]):
+        tail = ", ".join(rules.match_contracts[-len(ids):])
+        raise BarbuError(f"preset {rules.name!r} plays its contracts in a fixed order "
+                         f"({', '.join(rules.match_contracts)}): the {len(ids)} still to "
+                         f"play are the last ones, {tail}")
     return tuple(c for c in rules.match_contracts if c in ids)
 
 
@@ -922,14 +927,22 @@ def _opponents(rules: Rules, c: Contract, seat: int) -> tuple[int, ...]:
     return tuple((seat + k) % 4 for k in (1, 2, 3))
 
 
+def _bracket_means(vals: list[tuple[Fraction, Fraction]]
+                   ) -> tuple[Fraction, Fraction, Fraction]:
+    """The mean low end, high end and midpoint of a bracket's deals, exact: ``vals`` are
+    the two ends' solves ``(V_X, V_Y)``, the bracket ``[V_X, -V_Y]``."""
+    n = len(vals)
+    lo = sum((vx for vx, _ in vals), Fraction(0)) / n
+    hi = sum((-vy for _, vy in vals), Fraction(0)) / n
+    return lo, hi, (lo + hi) / 2
+
+
 def _bracket_advice(rules: Rules, c: Contract, seat: int, y: int,
                     vals: list[tuple[Fraction, Fraction]]) -> dict[str, Any]:
     lows = [vx for vx, _ in vals]
     highs = [-vy for _, vy in vals]
     n = len(vals)
-    lo = sum(lows, Fraction(0)) / n
-    hi = sum(highs, Fraction(0)) / n
-    mid = (lo + hi) / 2
+    lo, hi, mid = _bracket_means(vals)
     p_x = sum(1 for v in lows if v > 0) / n
     p_y = sum(1 for v in highs if v < 0) / n
     X, Y = Seat(seat).name, Seat(y).name
@@ -962,7 +975,8 @@ def _bracket_advice(rules: Rules, c: Contract, seat: int, y: int,
            "double": double, "double_reason": why,
            "redouble": redouble, "redouble_reason": "if doubled: " + rwhy}
     if sum_rule:
-        out["note"] = ("fr-52 settles doubled positive contracts by the sum rule: the "
+        out["note"] = ("these rules settle doubled positive contracts by the sum rule "
+                       "(positive_settlement = sum, as fr-52): the "
                        "bracket's sign says who wins the pair; the amount is the other's "
                        "raw score, not the difference")
     return out
@@ -1000,12 +1014,13 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
         # a redouble must target every doubler (rules.md): if Y doubles, with the others
         # the advice expects to double, one decision for all of them, worth the sum of
         # their brackets' midpoints to X
-        for e in entries:
-            doublers = [f for f in entries if f is e or f["double"]]
-            gain = sum((Fraction(f["mid"]) for f in doublers), Fraction(0))
-            sure = all(Fraction(f["low"]) > 0 for f in doublers)
+        exact = {y: _bracket_means([r[0][y] for r in rows]) for y in opps}
+        for e, y in zip(entries, opps):
+            doublers = [(f, z) for f, z in zip(entries, opps) if f is e or f["double"]]
+            gain = sum((exact[z][2] for _, z in doublers), Fraction(0))
+            sure = all(exact[z][0] > 0 for _, z in doublers)
             e["redouble"] = sure or gain > 0
-            names = ", ".join(f["opponent"] for f in doublers)
+            names = ", ".join(f["opponent"] for f, _ in doublers)
             e["redouble_reason"] = (
                 f"if doubled: under doubles = declarer-only {X} redoubles every doubler "
                 f"({names}) or none: "
@@ -1019,7 +1034,8 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
     if sum_rule:
         net["all_double"] = None
         net["all_double_redoubled"] = None
-        net["note"] = ("fr-52's sum rule for doubled positive contracts is not linear in "
+        net["note"] = ("the sum rule for doubled positive contracts (positive_settlement "
+                       "= sum, as fr-52) is not linear in "
                        "the raw scores: no guaranteed net result under doubles")
     else:
         for n_pair, key in ((1, "all_double"), (2, "all_double_redoubled")):
@@ -1129,8 +1145,10 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     r = load_rules(rules) if not isinstance(rules, Rules) else rules
     x = as_seat(seat)
     h = as_hand(hand)
+    if isinstance(doubling, str):
+        doubling = doubling.strip().lower()
     if doubling not in ("best", "all", "none"):
-        raise BarbuError(f"bad doubling {doubling!r}: expected best, all or none")
+        raise BarbuError(f"bad --doubling {doubling!r}: expected best, all or none")
     if seed is not None:
         check_whole(seed, "--seed", 0)
         seed = int(seed)
@@ -1143,6 +1161,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     auto, n_cap = _parse_samples(samples)
     if max_samples is not None:
         check_whole(max_samples, "max_samples", 1)
+        if not auto:
+            raise BarbuError("max_samples caps samples='auto'; with a number of samples "
+                             "leave it out")
         n_cap = min(int(max_samples), MAX_SAMPLES)
     cons = parse_constraints(constraints)
     sampler = Sampler(h, x, r.deck, **cons)
@@ -1159,15 +1180,21 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 "option add 6 solves a deal, seconds to minutes each (--doubling none "
                 "skips them)")
     if warn is not None and slow:
+        tips = ([] if len(rem) == 1 else ["--remaining limits the contracts"]) + (
+            [] if race or len(opts) == 1 else ["--race stops solving those far behind"])
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
-             "seconds to minutes a deal today (all seven contracts: about 5 s to minutes a "
-             "deal on 2 cores; BENCHMARKS.md); --remaining limits the contracts, --race stops "
-             "solving those far behind" + ("; " + brackets if dear_brackets else ""))
+             "seconds to minutes a deal today (all seven contracts with the doubling "
+             "analysis: some 9 s a deal on 2 cores over the README hand's first 10 deals, "
+             "55 s of CPU a deal over its first 53; docs/advise.md, Limits)"
+             + "".join("; " + t for t in tips) + ("; " + brackets if dear_brackets else ""))
     elif warn is not None and dear_brackets:
         warn(f"note: on 52 cards {brackets}")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
     nworkers = (os.cpu_count() or 1) if not workers else int(workers)
+    # no more processes than solves to share, nor than a few a core (each worker may
+    # hold a large table): results do not depend on the count
+    nworkers = max(1, min(nworkers, n_cap * len(opts), 4 * (os.cpu_count() or 1)))
     rng = np.random.default_rng(seed)
     notes: list[str] = []
     fixed = r.order == "fixed"
@@ -1265,23 +1292,31 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 if fixed:
                     stopped = "the preset's fixed order decides"
                     break
+                if len(opts) == 1:
+                    stopped = "a single option"
+                    break
                 if len(active) < 2:
                     stopped = "one option left in the race"
                     break
                 # options tied with the best on every deal are the same advice: test the
                 # best against the first that differs
                 _, other = _rivals(cols, order, active)
-                if other is not None and _separated(cols[order[0]], cols[other], q):
+                if other is None:
+                    stopped = "every option ties with the best on every deal: either will do"
+                    break
+                if _separated(cols[order[0]], cols[other], q):
                     stopped = (f"the best option is clear at 95% (each of the {looks} "
                                f"looks at {5 / looks:.2g}%)")
                     break
             target = min(n_cap, len(deals) + step)
         n = len(deals)
         cols = _columns(values, opts, future)
-        order = _order(cols, active)
+        # (options the race stopped at the last look were solved on every deal too)
+        full = [i for i in all_idx if len(cols[i]) == n]
+        order = _order(cols, full)
         best = order[0]
-        if len(active) < len(opts):
-            notes.append(f"race: {len(opts) - len(active)} of {len(opts)} options stopped "
+        if len(full) < len(opts):
+            notes.append(f"race: {len(opts) - len(full)} of {len(opts)} options stopped "
                          "early, each once the leading option beat it at 99.9% (paired): "
                          "their figures cover fewer deals (samples)"
                          + ("; doubling brackets are for the others" if do_double
@@ -1303,9 +1338,14 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         rec = {**opts[best].key, "label": opts[best].label, "mean": rows[order.index(best)][
             "mean"], "score": rows[order.index(best)]["score"]}
         twins, runner_up = _rivals(cols, [best] + [i for i in order if i != best], active)
+        if fixed:
+            twins = []  # the order forces one contract: the others are not the same advice
         rec["tied_with"] = [{**opts[i].key, "label": opts[i].label} for i in twins]
-        if runner_up is None and twins:
-            runner_up = twins[0]  # tied with every other option: not separated
+        all_tied = runner_up is None and bool(twins)
+        if all_tied:
+            runner_up = twins[0]  # tied with every other option: nothing to separate
+        for k in ("next", "margin", "margin_stderr", "margin_deals", "margin_half95"):
+            rec[k] = None
         if runner_up is not None:
             md, se = _paired(cols[best], cols[runner_up])
             rec["next"] = {**opts[runner_up].key, "label": opts[runner_up].label}
@@ -1316,9 +1356,10 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             # at auto's level a look)
             rec["margin_half95"] = None if se is None else _round(
                 q(min(len(cols[best]), len(cols[runner_up])) - 1) * se)
-            rec["separated"] = None if fixed else _separated(cols[best], cols[runner_up], q)
+            rec["separated"] = (None if fixed or all_tied
+                                else _separated(cols[best], cols[runner_up], q))
         else:
-            rec["separated"] = None if fixed else True
+            rec["separated"] = None  # a single option (or a forced one): no test
         if auto:
             rec["looks"] = looks
             notes.append(f"auto: stopped after {n} deals: {stopped}")

@@ -470,8 +470,9 @@ def settle(rules: Rules, contract: Contract | str, declarer: int,
     if uses_sum(rules, c, doubles):
         net = settle_sum(s, doubles)
         return Settlement(s, net, "sum", total, "skipped",
-                          "total check skipped: fr-52 settles doubled positive contracts "
-                          "by the sum rule, which does not keep the total")
+                          "total check skipped: doubled positive contracts are settled "
+                          "by the sum rule (positive_settlement = sum, as fr-52), which "
+                          "does not keep the total")
     net = settle_difference(s, doubles)
     if total is None:
         return Settlement(s, net, "difference", None, "n/a", "")

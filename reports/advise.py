@@ -72,6 +72,9 @@ def render_advice(d: dict[str, Any]) -> str:
     sep = "clear at 95%" if rec.get("separated") else "NOT clear at 95%: sample more"
     if rec.get("forced"):
         sep = "forced: the preset's fixed order"
+    elif rec.get("separated") is None:
+        sep = ("tied with every other option on every deal: either will do"
+               if rec.get("tied_with") else "the only option")
     out = [f"advice    {advice_label(rec)}  (mean {_n(rec.get('mean'), True)}, {sep})",
            f"why       {_symbols(rec.get('reason', ''), d.get('options', []))}",
            f"hand      {d['seat']}: {d['hand']}",

@@ -175,11 +175,35 @@ def test_barbu32_statistics_are_consistent():
 
 
 def test_fixed_order_preset_recommends_the_next_contract():
-    d = advise(HAND32, seat="N", rules="classic-32", remaining="no-queens,salad",
-               samples=3, seed=1)
+    d = advise(HAND32, seat="N", rules="classic-32",
+               remaining="no-queens,no-king,salad,dominoes", samples=3, seed=1)
     assert d["recommendation"]["contract"] == "no-queens"
     assert "fixed order" in d["recommendation"]["reason"]
     assert d["recommendation"]["forced"] and "forced" in render_advice(d)
+    # the others are not "the same advice" when the order forces one
+    assert d["recommendation"]["tied_with"] == []
+    # in a fixed order the contracts left are its last ones: no-king comes before salad
+    with pytest.raises(BarbuError, match="the 2 still to play are the last ones"):
+        advise(HAND32, seat="N", rules="classic-32", remaining="no-queens,salad",
+               samples=3, seed=1)
+
+
+def test_single_and_all_tied_options_say_so():
+    """One option: no test to make ("the only option"); every option tied with the best
+    on every deal: auto stops at once (it ran to its 400-deal cap and said "sample
+    more"), and neither claims "clear at 95%"."""
+    one = advise("AKQJ.AK.A.A", seat="N", rules="barbu-32", remaining="no-king",
+                 samples="auto", seed=1)
+    rec = one["recommendation"]
+    assert rec["separated"] is None and rec["next"] is None and rec["margin"] is None
+    assert "the only option" in render_advice(one)
+    assert any("a single option" in n for n in one["notes"])
+    tied = advise("87.87.87.87", seat="N", rules="barbu-32", remaining="trumps",
+                  samples="auto", seed=1, doubling="none")
+    assert tied["samples"] == A.AUTO_START
+    rec = tied["recommendation"]
+    assert rec["separated"] is None and len(rec["tied_with"]) == 3
+    assert "either will do" in render_advice(tied).splitlines()[0]
 
 
 # ------------------------------------------------------------------ doubling
@@ -480,7 +504,7 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
     (dict(samples=0), "at least 1"),
     (dict(samples="many"), "a number or auto"),
     (dict(remaining="no-jacks"), "unknown contract"),
-    (dict(doubling="some"), "bad doubling"),
+    (dict(doubling="some"), "bad --doubling"),
     (dict(constraints={"voids": {"E": "SHDC"}}), "cannot be met"),
 ])
 def test_errors_are_one_line(kw, words):
@@ -555,7 +579,7 @@ def test_race_drops_only_options_beaten_at_999():
 
 
 def test_race_is_off_for_a_fixed_order_preset():
-    d = advise(HAND32, seat="N", rules="classic-32", remaining="no-queens,salad",
+    d = advise(HAND32, seat="N", rules="classic-32", remaining="salad,dominoes",
                samples=30, seed=1, race=True)
     assert not d["race"] and all(o["samples"] == 30 for o in d["options"])
     assert any("race: off" in n for n in d["notes"])
@@ -785,3 +809,20 @@ def test_a_margin_over_fewer_deals_says_so():
     assert "(on the 20 deals both were solved on)" in why
     rec["margin_deals"] = 60
     assert "deals both" not in A._reason(opts, 0, 1, rec, {}, False, ("no-king", "trumps"), 60)
+
+
+def test_the_race_note_only_when_an_option_covers_fewer_deals():
+    """auto and race stopping at the same look left every option on every deal, yet the
+    note said options "cover fewer deals"; a redouble under declarer-only sums the exact
+    midpoints (it added the rounded ones: +1.32 against a midpoint shown as +1.33)."""
+    d = advise("87.87.87.87", seat="N", rules="barbu-32", samples="auto", race=True,
+               seed=1, workers=1)
+    assert all(o["samples"] == d["samples"] for o in d["options"])
+    assert not any(n.startswith("race:") for n in d["notes"])
+    r = load_rules("barbu-32")
+    r = dataclasses.replace(r, variants={**r.variants, "doubles": "declarer-only",
+                                         "redouble": True})
+    d = advise("K87.Q8.AT.J", seat="N", rules=r, remaining="trumps,no-hearts", samples=20,
+               seed=5, workers=1, doubling="all")
+    e = next(x for x in d["doubling"] if x["contract"] == "no-hearts" and x["opponent"] == "E")
+    assert e["mid"] == 1.325 and "add up to +1.33" in e["redouble_reason"]
