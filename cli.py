@@ -195,7 +195,7 @@ seconds to minutes a deal, and so do the doubling brackets of those contracts (a
 contracts with the brackets: from about 5 s to a few minutes a deal on 2 cores, rare
 solves over 10 minutes); leave them out with --remaining, skip the brackets with
 --doubling none, or let --race stop solving the options that are clearly behind
-(BENCHMARKS.md, "Advisor").
+(BENCHMARKS.md in the barbu-dd sources, "Advisor").
 """
 
 
@@ -284,7 +284,7 @@ def deal_cmd(
 # ------------------------------------------------------------------------------ score
 @app.command()
 def score(
-    match_file: Path = typer.Argument(..., help="Match sheet file (TOML, see docs/match-format.md)."),
+    match_file: Path = typer.Argument(..., help="Match sheet file (TOML; its format: docs/match-format.md in the barbu-dd sources)."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r",
                                         help="Preset or rules file (default: the file's own, else tournament)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -319,7 +319,7 @@ def stats(
     Each deal is solved for each seat as declarer: every contract, every trump suit, every
     Dominoes starting rank (the declarer's guaranteed value), with hand features and
     doubling brackets. Chunks are written as they finish: a stopped run keeps them and
-    --resume finishes it. Schema: docs/stats.md.
+    --resume finishes it. Schema: docs/stats.md in the barbu-dd sources.
     """
     from analyzer.stats import run_stats
     from reports.text import rate_label
@@ -419,8 +419,32 @@ def rules_save(name: str = typer.Argument(..., help="Name to save it under."),
 
 
 # ------------------------------------------------------------------------------ main
+def _fit_output() -> None:
+    """Standard output that cannot take the suit symbols (a cp1252 or Latin-1 console or
+    file) gets the letters S H D C instead, and any other character it lacks replaced,
+    rather than a UnicodeEncodeError after the work is done. Closed standard output is an
+    error up front: the results would be lost without a word."""
+    out = sys.stdout
+    if out is None:
+        typer.echo("barbu: error: standard output is closed: nowhere to write the "
+                   "results", err=True)
+        sys.exit(1)
+    try:
+        "♠♥♦♣".encode(getattr(out, "encoding", None) or "utf-8")
+    except UnicodeEncodeError:
+        from reports.text import SUIT_SYMBOL
+        SUIT_SYMBOL.update({s: s for s in SUIT_SYMBOL})
+        try:
+            out.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    except LookupError:
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line errors, exit status 2 for bad input."""
+    _fit_output()
     cmd = typer.main.get_command(app)
     try:
         rv = cmd.main(args=argv, prog_name="barbu", standalone_mode=False)

@@ -19,7 +19,7 @@ from analyzer.jobs import batch_worker, parse_batch_line
 from analyzer.pools import fork_pool, watched
 
 
-def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
+def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
                ) -> list[tuple[int, dict[str, Any]]]:
     """``[(line number, job), …]`` from a batch file or stream.
 
@@ -41,6 +41,8 @@ def read_batch(source: str | Path | TextIO, defaults: Mapping[str, Any]
             raise BarbuError(f"cannot read {name}: {e.strerror or e}") from None
     else:
         name = "the batch on stdin"
+        if source is None:  # (python's stdin when the shell closed it: <&-)
+            raise BarbuError("standard input is closed: no batch to read")
         buffer = getattr(source, "buffer", None)
         data = buffer.read() if buffer is not None else source.read()
     if isinstance(data, bytes):

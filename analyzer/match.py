@@ -38,7 +38,7 @@ from analyzer.doubling import (SEAT_NAMES, Doubles, Settlement, _seat, fmt, pars
                                raw_scores, settle, to_number, uses_split,
                                validate_doubles)
 from analyzer.errors import BarbuError
-from analyzer.rules import DEFAULT_PRESET, Contract, Rules, load_rules
+from analyzer.rules import DEFAULT_PRESET, Contract, Rules, load_rules, user_path
 
 TOP_KEYS = ("rules", "title", "players", "first_declarer", "hand")
 HAND_KEYS = ("declarer", "contract", "trump", "rank", "doubles", "raw", "note")
@@ -298,7 +298,7 @@ def _packaged_sample(path: str) -> Path | None:
 def read_match_file(path: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]]:
     """Read and parse a match file (TOML). A missing path that names a shipped sample
     (``data/samples/…``) is read from the installed package."""
-    p = Path(path).expanduser()
+    p = user_path(path, "match file")
     if not p.is_file():
         q = _packaged_sample(str(path))
         if q is None:
@@ -319,7 +319,7 @@ def _resolve_rules(spec: Any, base: Path, where: str) -> Rules:
     if not isinstance(spec, str):
         raise BarbuError(f"{where}: rules must be a preset name or a .toml path")
     if spec.endswith(".toml") or "/" in spec or os.sep in spec:
-        p = Path(spec).expanduser()
+        p = user_path(spec, "rules file")
         if not p.is_absolute():
             p = base / p
         return load_rules(str(p))

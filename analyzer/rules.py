@@ -277,18 +277,44 @@ class Rules:
 
 
 # --------------------------------------------------------------------------- loading
+def user_path(text: str | Path, what: str) -> Path:
+    """``text`` as a path, ``~`` expanded; one line naming ``what`` when it cannot be
+    (``~nosuchuser``, or no home directory: a container's user without one).
+
+    >>> user_path("rules/house.toml", "rules file")
+    PosixPath('rules/house.toml')
+    """
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        raise BarbuError(f"cannot expand the {what} {str(text)!r}: no such user or no "
+                         "home directory") from None
+
+
 def user_home() -> Path:
     """The per-user directory: ``$BARBU_HOME`` or ``~/.config/barbu-dd``."""
     env = os.environ.get("BARBU_HOME")
     if env:
-        return Path(env).expanduser()
+        return user_path(env, "BARBU_HOME")
     xdg = os.environ.get("XDG_CONFIG_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".config"
-    return base / "barbu-dd"
+    if xdg:
+        return user_path(xdg, "XDG_CONFIG_HOME") / "barbu-dd"
+    try:
+        return Path.home() / ".config" / "barbu-dd"
+    except RuntimeError:
+        raise BarbuError("no home directory to keep presets in: set BARBU_HOME") from None
 
 
 def user_rules_dir() -> Path:
     return user_home() / "rules"
+
+
+def _user_rules_dir() -> Path | None:
+    """:func:`user_rules_dir`, or None without a home: the built-in presets need none."""
+    try:
+        return user_rules_dir()
+    except BarbuError:
+        return None
 
 
 def builtin_path(name: str) -> Path | None:
@@ -305,8 +331,8 @@ def list_presets() -> list[tuple[str, str, str]]:
     out = []
     for name in BUILTIN_PRESETS:
         out.append((name, "built-in", load_rules(name).description))
-    d = user_rules_dir()
-    if d.is_dir():
+    d = _user_rules_dir()
+    if d is not None and d.is_dir():
         for p in sorted(d.glob("*.toml")):
             if not p.is_file():
                 continue
@@ -327,15 +353,16 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
         return name_or_path
     spec = DEFAULT_PRESET if name_or_path is None else str(name_or_path)
     path: Path | None = None
-    p = Path(spec).expanduser()
+    p = user_path(spec, "rules file")
     if spec.endswith(".toml") or os.sep in spec or "/" in spec:
         if not p.is_file():
             raise BarbuError(f"rules file not found: {spec!r}")
         path = p
     else:
         path = builtin_path(spec)
-        if path is None:
-            cand = user_rules_dir() / f"{spec}.toml"
+        d = _user_rules_dir()
+        if path is None and d is not None:
+            cand = d / f"{spec}.toml"
             if cand.is_file():
                 path = cand
         if path is None:
@@ -343,8 +370,7 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
                 path = p
             else:
                 names = list(BUILTIN_PRESETS)
-                d = user_rules_dir()
-                if d.is_dir():
+                if d is not None and d.is_dir():
                     names += [q.stem for q in sorted(d.glob("*.toml"))]
                 raise BarbuError(f"unknown rules preset {spec!r}: expected one of "
                                  + ", ".join(names) + " or a .toml file")
@@ -360,7 +386,7 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     except tomllib.TOMLDecodeError as e:
         raise BarbuError(f"rules file {path}: not valid TOML ({e})") from None
     rules = parse_rules(data, str(path))
-    if path.parent == user_rules_dir() and spec == path.stem and rules.name != spec:
+    if path.parent == _user_rules_dir() and spec == path.stem and rules.name != spec:
         # a saved preset answers to the name it was saved under, not to the one in its
         # file (an edited copy of a built-in preset keeps the built-in's name there)
         rules = replace(rules, name=spec)
@@ -431,7 +457,7 @@ def save_rules(name: str, file: str | Path) -> Path:
         raise BarbuError(f"bad preset name {name!r}: use lower-case letters, digits and '-'")
     if name in BUILTIN_PRESETS:
         raise BarbuError(f"{name!r} is a built-in preset: save under another name")
-    src = Path(file).expanduser()
+    src = user_path(file, "rules file")
     if not src.is_file():
         raise BarbuError(f"rules file not found: {file}")
     load_rules(str(src) if str(src).endswith(".toml") or "/" in str(src) else f"./{src}")

@@ -1,7 +1,8 @@
 """Numba options: project policy, in one place (style.md, item 5).
 
 Every kernel is compiled with ``@njit(**NUMBA_OPTS)``. ``cache=True`` writes the compiled
-code next to the module so a second process starts warm; ``nogil=True`` lets threads run
+code next to the module (or in the user's cache folder, or failing both in a folder of
+the system's temporary directory) so a second process starts warm; ``nogil=True`` lets threads run
 kernels side by side. Note: numba 0.68 segfaults on reloading a cached *mutually*
 recursive pair of functions; a single self-recursive function or an explicit-stack loop
 caches fine -- as long as it compiles to ONE signature: pass ``np.int64(0)`` rather than a
@@ -16,6 +17,9 @@ work in the buffers the caller passes; an allocation would fail to compile. (The
 is numba's own, used in its test suite since long before 0.60; should a numba release
 drop it, the kernels compile with the runtime again, only slower.)
 """
+
+import os
+import tempfile
 
 
 def _no_nrt() -> dict[str, bool]:
@@ -82,6 +86,64 @@ def _call_slots_at_call_site() -> None:
     conv.call_function = call_function
 
 
+def _writable(path: str) -> bool:
+    """Can a cache be kept in ``path``? (numba's own test: make it, then a file in it.)"""
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            return True
+    except OSError:
+        return False
+
+
+def _cache_choice(candidates: list[str], fallback: str) -> str | None:
+    """Where the compiled kernels can be cached: None when one of numba's own places
+    (``candidates``: ``__pycache__`` beside the sources, then the user's cache folder) is
+    writable, else ``fallback`` if it is, else ``""`` (no cache: compile every run)."""
+    if any(_writable(c) for c in candidates):
+        return None
+    return fallback if _private(fallback) and _writable(fallback) else ""
+
+
+def _private(path: str) -> bool:
+    """A folder of the shared temporary directory this user made, that nobody else can
+    write to: compiled code is loaded from the cache, so another user's files must not
+    get there."""
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return False
+    import stat
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    return stat.S_ISDIR(st.st_mode) and mine and not st.st_mode & 0o022
+
+
+def _cache_dir() -> bool:
+    """Point numba at a writable cache folder when its own places are not (a read-only
+    install for a user without a writable home, in a container say): ``cache=True``
+    would otherwise fail at import with "no locator available". Returns whether the
+    kernels can be cached at all. ``NUMBA_CACHE_DIR``, when set, is the user's choice."""
+    try:
+        from numba.core import config
+    except ImportError:  # pragma: no cover - another numba
+        return True
+    if config.CACHE_DIR:
+        return True
+    candidates = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")]
+    try:
+        from numba.misc.appdirs import AppDirs
+        candidates.append(AppDirs(appname="numba", appauthor=False).user_cache_dir)
+    except Exception:  # pragma: no cover - no home, or another numba
+        pass
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    choice = _cache_choice(candidates, os.path.join(tempfile.gettempdir(),
+                                                    f"barbu-dd-numba-{uid}"))
+    if choice:
+        config.CACHE_DIR = choice
+    return choice != ""
+
+
 _call_slots_at_call_site()
 
-NUMBA_OPTS = dict(cache=True, nogil=True, **_no_nrt())
+NUMBA_OPTS = dict(cache=_cache_dir(), nogil=True, **_no_nrt())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -351,3 +352,24 @@ def test_deal_streams_its_deals():
         p.kill()
         p.wait()
     assert first.startswith("N:") and first.strip() == run("deal", "--seed", "1").stdout.strip()
+
+
+def test_outputs_that_cannot_take_the_suit_symbols_or_are_closed():
+    """A cp1252 console or file raised UnicodeEncodeError once the work was done; closed
+    standard output lost the results and exited 0; closed standard input under --batch -
+    gave a traceback."""
+    env = dict(os.environ, PYTHONIOENCODING="cp1252")
+    deal32 = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+    p = subprocess.run([sys.executable, "-m", "cli", "solve", deal32, "-r", "barbu-32"],
+                       cwd=ROOT, env=env, capture_output=True, timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    assert "trumps S" in p.stdout.decode("cp1252")
+    base = f"{shlex.quote(sys.executable)} -m cli solve {shlex.quote(ENDGAME)} -c no-tricks"
+    p = subprocess.run(["bash", "-c", base + " >&-"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 1 and "standard output is closed" in p.stderr
+    p = subprocess.run(["bash", "-c", f"{shlex.quote(sys.executable)} -m cli solve --batch - "
+                        "-c no-tricks <&-"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 2 and "standard input is closed" in p.stderr
+    assert "Traceback" not in p.stderr

@@ -218,3 +218,27 @@ def test_settings_that_cannot_apply_are_refused():
             parse_rules(with_contract("no-tricks", **{k: True}))
     parse_rules(with_contract("no-tricks", must_overtrump=False))   # false is harmless
     parse_rules(base)
+
+
+def test_no_home_directory_needs_none_for_built_in_presets(monkeypatch, tmp_path):
+    """A user without a home (a container's arbitrary uid) got a traceback from any
+    preset name; `~nosuchuser` paths too. Built-in presets need no user directory."""
+    from pathlib import Path
+
+    from analyzer.rules import list_presets, user_path
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+    monkeypatch.delenv("BARBU_HOME", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert load_rules("barbu-32").name == "barbu-32"
+    assert [n for n, _, _ in list_presets()][:5] == list(BUILTIN_PRESETS)
+    f = tmp_path / "x.toml"
+    f.write_text(load_rules("barbu-32").to_toml())
+    with pytest.raises(BarbuError, match="set BARBU_HOME"):
+        save_rules("mine", f)
+    with pytest.raises(BarbuError, match="cannot expand the rules file"):
+        load_rules("~nosuch-user-here/x.toml")
+    with pytest.raises(BarbuError, match="cannot expand the match file"):
+        user_path("~nosuch-user-here/m.toml", "match file")
