@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
@@ -299,6 +301,27 @@ def as_card(x: int | str, where: str) -> int:
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < 52:
         return int(x)
     raise BarbuError(f"bad card {x!r} in {where}: a card index 0-51 or a name like SA")
+
+
+def as_cards(x: object, where: str) -> list[int]:
+    """Cards in order from ``"SA,SQ"`` (commas or spaces), a sequence of cards
+    (:func:`as_card`) or None (no card); an empty item (``"SA,"``) is refused.
+
+    >>> as_cards("SA, HK", "the current trick"), as_cards(None, "the current trick")
+    ([12, 24], [])
+    """
+    if x is None:
+        return []
+    if isinstance(x, str):
+        t = x.strip()
+        items = re.split(r"\s*,\s*|\s+", t) if t else []
+        if "" in items:
+            raise BarbuError(f"bad cards {x!r} in {where}: an empty card between commas")
+        return [card_index(i) for i in items]
+    try:
+        return [as_card(c, where) for c in x]  # type: ignore[union-attr]
+    except TypeError:
+        raise BarbuError(f"bad cards {x!r} in {where}: like SA,SQ, or a list of cards") from None
 
 
 def as_hand(x: object, where: str = "the hand") -> frozenset[int]:

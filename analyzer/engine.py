@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, as_card, as_hands, as_seat,
+from analyzer.cards import (DECK_RANKS, RANK_CHARS, Seat, Suit, as_cards, as_hands, as_seat,
                             as_suit, card_name, validate_hands)
 from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules
@@ -109,7 +109,7 @@ class TrickGame:
         leader = as_seat(leader, "leader")
         if whole_hand is not None and not isinstance(whole_hand, (bool, np.bool_)):
             raise BarbuError(f"bad whole_hand {whole_hand!r}: true, false or None")
-        trick = [as_card(x, "the current trick") for x in trick]
+        trick = as_cards(trick, "the current trick")
         self.hands = _check_position(rules, hands, leader, trick)
         if c.trumps:
             if trump is None:

@@ -22,7 +22,7 @@ import json
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, as_seat, card_index, card_name,
+from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, as_cards, as_seat, card_name,
                             format_hand, parse_hands)
 from analyzer.doubling import to_number
 from analyzer.errors import BarbuError
@@ -43,11 +43,8 @@ def parse_position(text: str, deck: int | None = None) -> tuple[list[frozenset[i
 
 
 def parse_cards(spec: str | Sequence[str] | None) -> list[int]:
-    """``"SA,HK"`` or ``["SA", "HK"]`` → card indices."""
-    if spec is None or spec == "" or spec == []:
-        return []
-    items = spec.replace(" ", ",").split(",") if isinstance(spec, str) else list(spec)
-    return [card_index(x) for x in items if str(x).strip()]
+    """``"SA,HK"`` or ``["SA", "HK"]`` → card indices (``"SA,"`` is refused)."""
+    return as_cards(spec, "the current trick")
 
 
 def _side(x: Any) -> tuple[int, ...]:
@@ -201,6 +198,8 @@ class Job:
         """Cards of the current trick: removed from the hands when still there."""
         if len(self.trick) > 3:
             raise BarbuError("--trick lists more than three cards")
+        if len(set(self.trick)) != len(self.trick):
+            raise BarbuError("the current trick holds a card twice")
         lens = {len(h) for h in hands}
         if len(lens) == 1:  # hands as at the start of the trick
             out = [set(h) for h in hands]

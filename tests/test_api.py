@@ -119,3 +119,23 @@ def test_equivalent_spellings_give_the_same_answer():
 def test_pbn_text_is_a_deal():
     assert solve("N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", R, "no-tricks", leader="N", seat="E") == \
         _solve(seat="E")
+
+
+def test_a_trick_in_progress_as_text_none_or_with_empty_items():
+    """trick=None raised TypeError; trick="SA,SQ" was split into characters; --trick ","
+    solved as if no trick; a card named twice read as a card missing from a hand."""
+    from analyzer.solve import solve
+    whole = "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"
+    assert solve(whole, "tournament", "no-tricks", leader="N", seat="N",
+                 trick=None) == solve(whole, "tournament", "no-tricks", leader="N", seat="N")
+    endgame = "N:K.2.. QJ.3.. ..AK.2 ..QJ.3"  # N has led the SA
+    assert solve(endgame, "tournament", "no-tricks", leader="N", seat="N",
+                 trick="SA") == solve(endgame, "tournament", "no-tricks", leader="N",
+                                      seat="N", trick=["SA"])
+    for bad in (",", "SA,", "SA,,SJ"):
+        with pytest.raises(BarbuError, match="empty card between commas"):
+            solve(endgame, "tournament", "no-tricks", leader="N", seat="N", trick=bad)
+    from analyzer.jobs import solve_job
+    with pytest.raises(BarbuError, match="holds a card twice"):
+        solve_job({"deal": "N:AK.8.. QJ.9.. ..AK.8 ..QJ.9", "rules": "barbu-32",
+                   "contract": "no-tricks", "trick": "SA,SQ,SA"})
