@@ -781,7 +781,7 @@ def load_future_values(rules: Rules) -> dict[str, Any] | None:
         text = p.read_text("utf-8")
     except (OSError, ModuleNotFoundError):
         return None
-    fix = f"rebuild it with: python benchmarks/make_future_values.py {name}"
+    fix = f"rebuild it with the barbu-dd sources: python benchmarks/make_future_values.py {name}"
     try:
         table = json.loads(text)
     except ValueError as e:
