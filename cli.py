@@ -448,6 +448,12 @@ def main(argv: list[str] | None = None) -> None:
     cmd = typer.main.get_command(app)
     try:
         rv = cmd.main(args=argv, prog_name="barbu", standalone_mode=False)
+    except SystemExit as e:
+        # click answers a closed pipe (`barbu deal | head -1`) with exit status 1 after
+        # wrapping stdout to silence it; the reader simply had enough: 0, as below
+        if e.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.exit(0)
+        raise
     except BarbuError as e:  # one line, whatever text the user's input put in it
         msg = str(e).replace("\r", "\\r").replace("\n", "\\n")
         typer.echo(f"barbu: error: {msg}", err=True)

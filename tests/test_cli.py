@@ -373,3 +373,11 @@ def test_outputs_that_cannot_take_the_suit_symbols_or_are_closed():
                        timeout=300)
     assert p.returncode == 2 and "standard input is closed" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    """`barbu deal | head -1` exited 1 (click's answer to a closed pipe)."""
+    p = subprocess.run(["bash", "-o", "pipefail", "-c",
+                        f"{shlex.quote(sys.executable)} -m cli deal -n 200000 --seed 1 "
+                        "| head -1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout.startswith("N:") and not p.stderr
