@@ -365,12 +365,17 @@ def report(
     out: Optional[Path] = typer.Option(None, "--out", "-o",
                                        help="Output file (default: report.html, report.md "
                                             "or report.png, by --format)."),
-    fmt: str = typer.Option("html", "--format", "-f", help="html (one self-contained page), md or png."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f",
+                                      help="html (one self-contained page), md or png "
+                                           "(default: by --out's extension, else html)."),
     as_json: bool = typer.Option(False, "--json", help='Print {"files": [the files written]}.'),
 ) -> None:
     """Tables and figures from a `barbu stats` dataset: HTML, Markdown or PNG."""
     from reports.html import build_report
 
+    if fmt is None:
+        ext = out.suffix.lower().lstrip(".") if out is not None else ""
+        fmt = ext if ext in ("html", "md", "png") else "html"
     if fmt not in ("html", "md", "png"):
         raise BarbuError(f"bad --format {fmt!r}: expected html, md or png")
     files = build_report(data_dir, out if out is not None else Path(f"report.{fmt}"), fmt)

@@ -269,6 +269,8 @@ class Job:
         res = self.header(c)
         res["trump"] = None if self.trump is None else "SHDC"[self.trump]
         res["rank"] = None if self.rank is None else RANK_CHARS[self.rank]
+        if c.is_dominoes and self.rank is None and c.start == "fixed":
+            res["rank"] = RANK_CHARS[c.start_rank]  # the preset's rank, given or not
         if c.is_dominoes:
             # (design.md's stable shape names the seat that plays first "leader"; "first"
             # is kept for the programs that read it)

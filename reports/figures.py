@@ -25,6 +25,14 @@ FEATURE_LABELS = {"hearts": "hearts held (cards)", "queens": "queens held (cards
                   "longest": "longest suit (cards)"}
 
 
+def contract_colour(contract: str, order: Sequence[str] | None) -> str:
+    """One colour per contract in every figure: by its place in ``order`` (the
+    dataset's contract list), else by its name."""
+    names = list(order or [])
+    i = names.index(contract) if contract in names else sum(map(ord, contract))
+    return _COLORS[i % len(_COLORS)]
+
+
 def _empty(ax: Axes, title: str, what: str) -> list[Any]:
     ax.set_title(title)
     ax.set_axis_off()
@@ -43,8 +51,8 @@ def plot_value_distribution(ax: Axes, values: pl.DataFrame,
     names = contract_order(values, order)
     data = [cv.filter(pl.col("contract") == c)["value"].to_numpy() for c in names]
     bp = ax.boxplot(data, showmeans=True, patch_artist=True, widths=0.6)
-    for i, box in enumerate(bp["boxes"]):
-        box.set_facecolor(_COLORS[i % len(_COLORS)])
+    for c, box in zip(names, bp["boxes"]):
+        box.set_facecolor(contract_colour(c, order or names))
         box.set_alpha(0.55)
     ax.set_xticks(range(1, len(names) + 1), names, rotation=20, ha="right")
     ax.axhline(0, color="grey", lw=0.8, ls=":")
@@ -56,7 +64,8 @@ def plot_value_distribution(ax: Axes, values: pl.DataFrame,
     return [*bp["boxes"], *bp["medians"], *bp["means"], leg]
 
 
-def plot_best_share(ax: Axes, share: pl.DataFrame) -> list[Any]:
+def plot_best_share(ax: Axes, share: pl.DataFrame,
+                    order: Sequence[str] | None = None) -> list[Any]:
     """Bar chart: percent of hands (deal × declarer) in which each contract is the
     declarer's best option (``tables.best_contract_share``)."""
     title = "How often each contract is the declarer's best"
@@ -64,7 +73,7 @@ def plot_best_share(ax: Axes, share: pl.DataFrame) -> list[Any]:
         return _empty(ax, title, "values")
     names = share["contract"].to_list()
     bars = ax.bar(names, share["share"].to_numpy(),
-                  color=[_COLORS[i % len(_COLORS)] for i in range(len(names))])
+                  color=[contract_colour(c, order or names) for c in names])
     labels = ax.bar_label(bars, fmt="%.1f%%", fontsize="small")
     ax.set_title(title)
     ax.set_xlabel("contract")
@@ -75,7 +84,8 @@ def plot_best_share(ax: Axes, share: pl.DataFrame) -> list[Any]:
 
 
 def plot_value_vs_feature(ax: Axes, table: pl.DataFrame, feature: str,
-                          title: str | None = None) -> list[Any]:
+                          title: str | None = None,
+                          order: Sequence[str] | None = None) -> list[Any]:
     """Mean value (± one standard error) of each contract in ``table``
     (``tables.value_by_feature``) against one hand feature of the declarer."""
     t = table.filter(pl.col("feature") == feature)
@@ -84,11 +94,12 @@ def plot_value_vs_feature(ax: Axes, table: pl.DataFrame, feature: str,
     if t.height == 0:
         return _empty(ax, title, f"contract explained by {feature}")
     arts: list[Any] = []
-    for i, c in enumerate(t["contract"].unique(maintain_order=True).to_list()):
+    names = t["contract"].unique(maintain_order=True).to_list()
+    for c in names:
         s = t.filter(pl.col("contract") == c)
         eb = ax.errorbar(s["x"].to_numpy(), s["mean"].to_numpy(),
-                         yerr=s["stderr"].to_numpy(), marker="o", capsize=3,
-                         color=_COLORS[i % len(_COLORS)], label=c)
+                         yerr=s["stderr"].fill_null(0.0).to_numpy(), marker="o", capsize=3,
+                         color=contract_colour(c, order or names), label=c)
         arts.append(eb)
     ax.axhline(0, color="grey", lw=0.8, ls=":")
     ax.set_title(title)
@@ -142,6 +153,16 @@ def plot_dominoes_rank(ax: Axes, table: pl.DataFrame) -> list[Any]:
     bars2 = ax2.bar(x + 0.2, table["best_share"].to_numpy(), width=0.4, color=_COLORS[1],
                     alpha=0.7, label="best rank (% of hands, right axis)")
     ax2.set_ylabel("hands where this rank is best (%)")
+    # the two axes' zeros on one line: both series' bars start there
+    se = table["stderr"].fill_null(0.0).to_numpy()
+    means = table["mean"].to_numpy()
+    lo, hi = min(0.0, float((means - se).min())), max(0.0, float((means + se).max()))
+    lo, hi = (lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo)) if hi > lo else (-1.0, 1.0)
+    ax.set_ylim(lo, hi)
+    top = 108.0
+    ax2.set_ylim(top * lo / hi if hi > 0 else -top, top if hi > 0 else 0.0)
+    ax2.set_yticks(np.arange(0, 101, 25))  # (no negative percentages below the zero)
+    ax.axhline(0, color="grey", lw=0.8)
     ax.set_title(title)
     leg = ax.legend([bars, bars2], [bars.get_label(), bars2.get_label()],
                     loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2,
@@ -149,14 +170,17 @@ def plot_dominoes_rank(ax: Axes, table: pl.DataFrame) -> list[Any]:
     return [bars, bars2, leg]
 
 
-def plot_brackets(ax: Axes, summary: pl.DataFrame) -> list[Any]:
+def plot_brackets(ax: Axes, summary: pl.DataFrame, doubling: bool = True) -> list[Any]:
     """Doubling brackets (``tables.bracket_summary``): per contract, the percent of
     declarer–opponent pairs the declarer surely wins, surely loses, or where perfect play
-    leaves it open, as stacked horizontal bars."""
-    title = "Doubling brackets: who wins a bet, declarer vs each opponent"
+    leaves it open, as stacked horizontal bars, each labelled with its number of pairs.
+    ``doubling`` False: the preset has no doubling, so the brackets are side bets."""
+    title = ("Doubling brackets: who wins a bet, declarer vs each opponent" if doubling
+             else "Side bets (no doubling in this preset): declarer vs each opponent")
     if summary.height == 0:
         return _empty(ax, title, "brackets")
-    names = summary["contract"].to_list()
+    names = [f"{c} ({n} pairs)" for c, n in zip(summary["contract"].to_list(),
+                                                summary["pairs"].to_list())]
     y = np.arange(len(names))
     parts = [("declarer_wins", "declarer surely wins", _COLORS[2]),
              ("undecided", "open (bracket spans 0)", "#bbbbbb"),

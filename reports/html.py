@@ -53,7 +53,7 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
     order = man.get("contracts")
     summary = T.value_summary(values, order)
     share = T.best_contract_share(values, order)
-    byfeat = T.value_by_feature(values, features)
+    byfeat = T.value_by_feature(values, features, order=order)
     trump = T.value_by_trump_length(values, features)
     ranks = T.value_by_rank(values)
     bsum = T.bracket_summary(brackets, order)
@@ -63,7 +63,8 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
                 "Raw points the declarer can guarantee with perfect play against three "
                 "opponents who all play against him (paranoid double-dummy value); a "
                 "contract's value is that of its best trump suit or starting rank. "
-                "`hands` counts deal × declarer.", summary),
+                "`hands` counts deal × declarer; quartiles interpolate linearly between "
+                "values, as the box plot does.", summary),
         Section("How often each contract is the best",
                 "`best`: hands (deal × declarer) where the contract has the highest "
                 "guaranteed value, a tie between k contracts counting 1/k each; `share` in "
@@ -73,22 +74,26 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
         Panel("values", "Distribution of the declarer's guaranteed value per contract "
               "(box: quartiles, whiskers: 1.5 × IQR, triangle: mean).",
               lambda ax: F.plot_value_distribution(ax, values, order)),
-        Panel("best", "Share of hands in which each contract is the declarer's best.",
-              lambda ax: F.plot_best_share(ax, share)),
     ]
+    if share.height > 1:  # (one contract is best in every hand: nothing to draw)
+        panels.append(Panel("best", "Share of hands in which each contract is the "
+                            "declarer's best.",
+                            lambda ax: F.plot_best_share(ax, share, order)))
     if byfeat.height:
         sections.append(Section(
             "Value against the hand feature that matters",
             "Mean contract value of the hands with each value `x` of the feature "
             "(hearts held for No Hearts and No King, queens for No Queens, high-card points "
-            "for the trick contracts), with its standard error.", byfeat))
+            "for the trick contracts), with its standard error (`n` hands; a value held "
+            "by a single hand has no standard error: –).", byfeat))
         for feat in byfeat["feature"].unique(maintain_order=True).to_list():
             cs = ", ".join(byfeat.filter(pl.col("feature") == feat)["contract"]
                            .unique(maintain_order=True).to_list())
             panels.append(Panel(f"feature-{feat}",
                                 f"Mean value (± s.e.) of {cs} against the declarer's "
                                 f"{F.FEATURE_LABELS.get(feat, feat)}.",
-                                lambda ax, f=feat: F.plot_value_vs_feature(ax, byfeat, f)))
+                                lambda ax, f=feat: F.plot_value_vs_feature(
+                                    ax, byfeat, f, order=order)))
     if trump.height:
         sections.append(Section(
             "Trumps: value against trump length",
@@ -97,29 +102,35 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
         panels.append(Panel("trumps", "Trumps: mean value of a trump suit against the "
                             "declarer's length in it; grey bars count the cases.",
                             lambda ax: F.plot_trump_length(ax, trump)))
-    if ranks.height:
+    if ranks.height:  # (a fixed starting rank: one row, no figure to draw)
         sections.append(Section(
             "Dominoes: value by starting rank",
             "Mean value for the declarer of each starting rank (first-card presets: the "
             "ranks the first player holds), and how often each is the best "
             "(`best_share`, percent of hands; a tie between k ranks counting 1/k each).",
             ranks))
-        panels.append(Panel("dominoes", "Dominoes: mean value of each starting rank and "
-                            "how often it is the declarer's best.",
-                            lambda ax: F.plot_dominoes_rank(ax, ranks)))
+        if ranks.height > 1:
+            panels.append(Panel("dominoes", "Dominoes: mean value of each starting rank "
+                                "and how often it is the declarer's best.",
+                                lambda ax: F.plot_dominoes_rank(ax, ranks)))
     if bsum.height:
         mode = man.get("brackets", "best")
         which = ("the declarer's best option" if mode == "best" else "every option")
+        doubling = bool(man.get("doubling", True))
+        name = "Doubling brackets" if doubling else "Side bets (no doubling in this preset)"
         sections.append(Section(
-            "Doubling brackets",
+            name,
             f"Stored for {which}, declarer against each opponent: with perfect play the "
             "declarer's raw score minus the opponent's lies in [low, high] (design.md). "
-            "`declarer_wins`: percent of pairs with low > 0; `opponent_wins`: high < 0."
-            + ("" if man.get("doubling", True) else " This preset has no doubling: the "
-               "brackets are side bets."), bsum))
-        panels.append(Panel("brackets", f"Doubling brackets of {which}: who wins a bet "
-                            "between the declarer and each opponent.",
-                            lambda ax: F.plot_brackets(ax, bsum)))
+            "`pairs`: declarer-opponent pairs (hands × 3); `declarer_wins`: percent of "
+            "pairs with low > 0; `opponent_wins`: percent with high < 0; `undecided`: "
+            "percent whose bracket spans 0; `mean_low`, `mean_high`: the ends' means, "
+            "`mean_width` the mean of high - low (raw points)."
+            + ("" if doubling else " This preset has no doubling: the brackets are side "
+               "bets between two players."), bsum))
+        panels.append(Panel("brackets", f"{name} of {which}: who wins a bet between the "
+                            "declarer and each opponent (pairs counted on each bar).",
+                            lambda ax: F.plot_brackets(ax, bsum, doubling)))
     return sections, panels
 
 
@@ -222,7 +233,7 @@ def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
         f = fig_dir / f"{i:02d}-{p.name}.png"
         f.write_bytes(_png(p))
         written.append(f)
-        lines += [f"![{p.caption}]({fig_dir.name}/{f.name})", "", f"*{p.caption}*", ""]
+        lines += [f"![{p.caption}](<{fig_dir.name}/{f.name}>)", "", f"*{p.caption}*", ""]
     lines += ["## Tables", ""]
     for s in sections:
         lines += [f"### {s.title}", "", s.note, "", _md_table(s.table), ""]
@@ -230,11 +241,15 @@ def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
     return [out, *written]
 
 
-def _write_png(out: Path, panels: list[Panel]) -> list[Path]:
+def _write_png(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
+               panels: list[Panel]) -> list[Path]:
     cols = 2 if len(panels) > 1 else 1
     rows = math.ceil(len(panels) / cols)
     fig = Figure(figsize=(7.5 * cols, 4.6 * rows), layout="constrained")
-    fig.suptitle("Barbu deal statistics", fontsize="x-large")
+    facts = dict(_facts(man, data))
+    fig.suptitle(f"Barbu deal statistics: {facts['rules']}, {facts['deals']} deals, seed "
+                 f"{facts['seed']} (guaranteed double-dummy values; boxes: quartiles, "
+                 "whiskers 1.5 × IQR, triangles: means)", fontsize="large")
     for i, p in enumerate(panels):
         p.draw(fig.add_subplot(rows, cols, i + 1))
     fig.savefig(out, format="png", dpi=100)
@@ -270,6 +285,10 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
     """
     if fmt not in FORMATS:
         raise BarbuError(f"bad report format {fmt!r}: expected one of " + ", ".join(FORMATS))
+    ext = Path(out_path).suffix.lower().lstrip(".")
+    if ext in FORMATS and ext != fmt:
+        raise BarbuError(f"--out {out_path} names a .{ext} file but the format is {fmt}: "
+                         f"give --format {ext}, or another name")
     man = read_manifest(data_dir)
     data = load_dataset(data_dir)
     if data["values"].height == 0:
@@ -284,10 +303,12 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
             return _write_html(out, man, data, sections, panels)
         if fmt == "md":
             return _write_md(out, man, data, sections, panels)
-        return _write_png(out, panels)
+        return _write_png(out, man, data, panels)
     except OSError as e:  # a folder that cannot be made or written, a file in the way
-        raise BarbuError(f"cannot write the report at {e.filename or out}: "
-                         f"{e.strerror or type(e).__name__}") from None
+        where = e.filename or out
+        why = ("a file is in the path" if isinstance(e, (FileExistsError, NotADirectoryError))
+               else e.strerror or type(e).__name__)
+        raise BarbuError(f"cannot write the report at {where}: {why}") from None
 
 
 __all__ = ["build_report", "FORMATS"]

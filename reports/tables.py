@@ -53,7 +53,8 @@ def value_summary(values: pl.DataFrame, order: Sequence[str] | None = None) -> p
     """Distribution of the declarer's guaranteed value per contract.
 
     Columns ``contract, hands, mean, std, min, q25, median, q75, max`` (raw points);
-    ``hands`` counts (deal, declarer) pairs.
+    ``hands`` counts (deal, declarer) pairs. Quartiles interpolate linearly between the
+    values, as the report's box plot does (numpy's and matplotlib's default).
     """
     cv = contract_values(values)
     out = cv.group_by("contract").agg(
@@ -61,9 +62,9 @@ def value_summary(values: pl.DataFrame, order: Sequence[str] | None = None) -> p
         pl.col("value").mean().alias("mean"),
         pl.col("value").std().alias("std"),
         pl.col("value").min().alias("min"),
-        pl.col("value").quantile(0.25, "nearest").alias("q25"),
-        pl.col("value").median().alias("median"),
-        pl.col("value").quantile(0.75, "nearest").alias("q75"),
+        pl.col("value").quantile(0.25, "linear").alias("q25"),
+        pl.col("value").quantile(0.5, "linear").alias("median"),
+        pl.col("value").quantile(0.75, "linear").alias("q75"),
         pl.col("value").max().alias("max"),
     )
     return _ordered(out, contract_order(values, order))
@@ -101,7 +102,8 @@ def _agg_mean(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
                      contracts: Sequence[str] | None = None,
-                     feature: str | None = None) -> pl.DataFrame:
+                     feature: str | None = None,
+                     order: Sequence[str] | None = None) -> pl.DataFrame:
     """Mean contract value against a feature of the declarer's hand.
 
     Parameters
@@ -109,7 +111,8 @@ def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
     values, features : DataFrame
         The dataset's tables.
     contracts : contract ids, optional
-        Default: every contract of :data:`CONTRACT_FEATURE` present.
+        Default: every contract of :data:`CONTRACT_FEATURE` present, in ``order`` (a
+        manifest's contract list) where given.
     feature : str, optional
         A column of the features table; default: each contract's feature in
         :data:`CONTRACT_FEATURE`.
@@ -122,7 +125,11 @@ def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
         standard error.
     """
     cv = contract_values(values)
-    cs = [c for c in (contracts or CONTRACT_FEATURE) if c in set(cv["contract"].to_list())]
+    present = set(cv["contract"].to_list())
+    cs = [c for c in (contracts or CONTRACT_FEATURE) if c in present]
+    if order is not None and contracts is None:
+        rank = {c: i for i, c in enumerate(order)}
+        cs.sort(key=lambda c: rank.get(c, len(rank)))
     frames = []
     for c in cs:
         f = feature or CONTRACT_FEATURE.get(c)

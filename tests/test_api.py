@@ -139,3 +139,12 @@ def test_a_trick_in_progress_as_text_none_or_with_empty_items():
     with pytest.raises(BarbuError, match="holds a card twice"):
         solve_job({"deal": "N:AK.8.. QJ.9.. ..AK.8 ..QJ.9", "rules": "barbu-32",
                    "contract": "no-tricks", "trick": "SA,SQ,SA"})
+
+
+def test_a_fixed_dominoes_start_names_its_rank():
+    """classic-32 always starts Dominoes at the ten: the answer said rank null unless
+    --rank was given (the table of every option said T)."""
+    from analyzer.jobs import solve_job
+    res = solve_job({"deal": "N:T.J.8.KQJT8 7.AQT9.AJ.A K98.87.97.9 AQJ.K.KQT.7",
+                     "rules": "classic-32", "contract": "dominoes"})
+    assert res["rank"] == "T"

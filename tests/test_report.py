@@ -64,8 +64,11 @@ def test_contract_values_take_the_best_option():
 def test_value_summary():
     want = pl.DataFrame({"contract": ORDER, "hands": [2, 2, 2],
                          "mean": [-4.0, 5.0, 7.5], "std": [32 ** 0.5, 50 ** 0.5, 112.5 ** 0.5],
-                         "min": [-8.0, 0.0, 0.0], "q25": [-8.0, 0.0, 0.0],
-                         "median": [-4.0, 5.0, 7.5], "q75": [0.0, 10.0, 15.0],
+                         # quartiles interpolate linearly, as the box plot draws them
+                         # (numpy's percentile); "nearest" put the table's q75 at 0
+                         # where the box said -2
+                         "min": [-8.0, 0.0, 0.0], "q25": [-6.0, 2.5, 3.75],
+                         "median": [-4.0, 5.0, 7.5], "q75": [-2.0, 7.5, 11.25],
                          "max": [0.0, 10.0, 15.0]},
                         schema_overrides={"hands": pl.UInt32})
     assert_frame_equal(T.value_summary(VALUES, ORDER), want)
@@ -182,7 +185,19 @@ def test_report_with_brackets(tmp_path):
     S.run_stats(out, deals=1, seed=4, rules="barbu-32", contracts="no-king,dominoes",
                 workers=1)
     text = build_report(out, tmp_path / "b.html")[0].read_text(encoding="utf-8")
-    assert "Doubling brackets" in text and "side bets" in text
+    # barbu-32 has no doubling: the brackets are side bets, and every title says so
+    assert "Side bets (no doubling in this preset)" in text and "side bets" in text
+    assert "Doubling brackets" not in text
+    assert "`pairs`" not in text and "<code>undecided</code>" in text
+    # a report named .png with the default format was silently HTML
+    with pytest.raises(BarbuError, match="names a .png file but the format is html"):
+        build_report(out, tmp_path / "b.png")
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    with pytest.raises(BarbuError, match="a file is in the path"):
+        build_report(out, blocker / "r.html")
+    md = build_report(out, tmp_path / "my report.md", fmt="md")[0].read_text()
+    assert "](<my report_files/" in md
 
 
 def test_report_errors(dataset, tmp_path):
