@@ -277,6 +277,7 @@ def deal_cmd(
     """Print random deals in PBN, one a line (feed them to `barbu solve --batch -`)."""
     from analyzer.samples import random_deals
 
+    check_given({"rules": rules})
     for d in random_deals(count, seed, rules, length):
         _emit({"deal": d}) if as_json else typer.echo(d)
 
@@ -293,6 +294,7 @@ def score(
     from analyzer.match import score_match
     from reports.sheet import render_match
 
+    check_given({"rules": rules})
     result = score_match(match_file, rules)
     _emit(result.to_json()) if as_json else typer.echo(render_match(result))
 
@@ -413,12 +415,15 @@ def rules_show(name: str = typer.Argument("tournament", help="Preset name or rul
 @rules_app.command("save")
 def rules_save(name: str = typer.Argument(..., help="Name to save it under."),
                file: Path = typer.Argument(..., help="The rules file (TOML) to validate and keep."),
+               force: bool = typer.Option(False, "--force",
+                                          help="Replace a preset of that name."),
                as_json: bool = typer.Option(False, "--json",
                                             help='Print {"name": …, "path": …}.')) -> None:
-    """Validate a rules file and keep it under NAME, usable everywhere as --rules NAME."""
+    """Validate a rules file and keep it under NAME, usable everywhere as --rules NAME
+    (an existing preset of that name is replaced only with --force)."""
     from analyzer.rules import save_rules
 
-    dest = save_rules(name, file)
+    dest = save_rules(name, file, replace=force)
     _emit({"name": name, "path": str(dest)}) if as_json else typer.echo(
         f"saved {name} to {dest}")
 

@@ -283,15 +283,17 @@ def _packaged_sample(path: str) -> Path | None:
     """``data/samples/NAME`` inside the installed package, for a path that does not exist
     here but names a shipped sample (``barbu score data/samples/match-tournament.toml``)."""
     p = Path(path)
-    parts = p.parts
-    if len(parts) >= 1 and (parts[-3:-1] == ("data", "samples") or len(parts) == 1):
-        res = resources.files("data").joinpath("samples", p.name)
-        try:
-            with resources.as_file(res) as q:
-                if Path(q).is_file():
-                    return Path(q)
-        except (FileNotFoundError, TypeError):
-            return None
+    # only as the docs write it, and only a match file: a bare name, or one ending in
+    # data/samples/ somewhere else, is the user's own file that is not there
+    if p.parts[:-1] != ("data", "samples") or p.suffix != ".toml":
+        return None
+    res = resources.files("data").joinpath("samples", p.name)
+    try:
+        with resources.as_file(res) as q:
+            if Path(q).is_file():
+                return Path(q)
+    except (FileNotFoundError, TypeError):
+        return None
     return None
 
 
@@ -318,12 +320,15 @@ def read_match_file(path: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]]
 def _resolve_rules(spec: Any, base: Path, where: str) -> Rules:
     if not isinstance(spec, str):
         raise BarbuError(f"{where}: rules must be a preset name or a .toml path")
-    if spec.endswith(".toml") or "/" in spec or os.sep in spec:
-        p = user_path(spec, "rules file")
-        if not p.is_absolute():
-            p = base / p
-        return load_rules(str(p))
-    return load_rules(spec)
+    try:
+        if spec.endswith(".toml") or "/" in spec or os.sep in spec:
+            p = user_path(spec, "rules file")
+            if not p.is_absolute():
+                p = base / p
+            return load_rules(str(p))
+        return load_rules(spec)
+    except BarbuError as e:  # which file's rules key is wrong
+        raise BarbuError(f"{where}: rules = {spec!r}: {e}") from None
 
 
 def _sheet_seat(x: Any, what: str) -> int:

@@ -340,6 +340,8 @@ def list_presets() -> list[tuple[str, str, str]]:
                 desc = load_rules(str(p)).description
             except BarbuError as e:
                 desc = f"(invalid: {e})"
+            if p.stem in BUILTIN_PRESETS:
+                desc = f"(ignored: --rules {p.stem} is the built-in preset) {desc}"
             out.append((p.stem, str(d), desc))
     return out
 
@@ -451,8 +453,10 @@ def builtin_game(rules: Rules) -> str | None:
     return next((n for n in names if game == _game_of(load_rules(n))), None)
 
 
-def save_rules(name: str, file: str | Path) -> Path:
-    """Validate ``file`` and keep it in the user directory under ``name``."""
+def save_rules(name: str, file: str | Path, replace: bool = False) -> Path:
+    """Validate ``file`` and keep it in the user directory under ``name``; a preset of
+    that name already there is replaced only with ``replace`` (saving a preset's own file
+    onto itself just validates it)."""
     if not isinstance(name, str) or not CONTRACT_ID.fullmatch(name):
         raise BarbuError(f"bad preset name {name!r}: use lower-case letters, digits and '-'")
     if name in BUILTIN_PRESETS:
@@ -463,6 +467,11 @@ def save_rules(name: str, file: str | Path) -> Path:
     load_rules(str(src) if str(src).endswith(".toml") or "/" in str(src) else f"./{src}")
     d = user_rules_dir()
     dest = d / f"{name}.toml"
+    if dest.exists() and src.resolve() == dest.resolve():
+        return dest  # validated in place
+    if dest.exists() and not replace:
+        raise BarbuError(f"preset {name!r} already exists ({dest}): add --force to "
+                         "replace it")
     try:
         d.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
@@ -681,6 +690,9 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
     hands = match.get("hands", 4 * run)
     if run < 1 or hands < 1:
         raise BarbuError(f"{where} [match]: hands and run must be positive")
+    if hands % run:
+        raise BarbuError(f"{where} [match]: hands = {hands} is not a whole number of runs "
+                         f"of {run} (a declarer's run would be cut short)")
     return Rules(name=str(data["name"]), description=str(data.get("description", "")),
                  deck=deck, hands=hands, run=run, order=order, match_contracts=mc,
                  variants=variants, contracts=contracts, source=source, raw={})

@@ -305,3 +305,19 @@ def test_long_exact_results_keep_every_digit(tmp_path):
     x = Fraction(-999999999999999, 4000000)
     assert fmt(x) == "-249999999.99999975" and Fraction(fmt(x)) == x
     assert to_number(x) == "-999999999999999/4000000" and to_number(Fraction(5, 2)) == 2.5
+
+
+def test_only_the_documented_sample_paths_fall_back_to_the_package(tmp_path, monkeypatch):
+    """`barbu score __init__.py` in an empty folder scored the package's empty
+    data/samples/__init__.py as a match; `nowhere/data/samples/x.toml` and a bare sample
+    name read the shipped sample too. A bad rules key names its match file."""
+    from analyzer.match import read_match_file
+    monkeypatch.chdir(tmp_path)
+    for missing in ("__init__.py", "match-fr52.toml", "nowhere/data/samples/match-fr52.toml"):
+        with pytest.raises(BarbuError, match="match file not found"):
+            read_match_file(missing)
+    assert read_match_file("data/samples/match-fr52.toml")[0].is_file()
+    f = tmp_path / "m.toml"
+    f.write_text('rules = "nope"\n')
+    with pytest.raises(BarbuError, match=r"match file .*m.toml: rules = 'nope': unknown"):
+        score_match(f)

@@ -242,3 +242,28 @@ def test_no_home_directory_needs_none_for_built_in_presets(monkeypatch, tmp_path
         load_rules("~nosuch-user-here/x.toml")
     with pytest.raises(BarbuError, match="cannot expand the match file"):
         user_path("~nosuch-user-here/m.toml", "match file")
+
+
+def test_saving_presets_never_loses_one_silently(tmp_path, monkeypatch):
+    """A second save under a name replaced the first without a word; saving a preset's
+    own file onto itself failed with Python reprs; a user preset named like a built-in
+    was listed as if usable; hands not a whole number of runs gave a contradictory
+    sheet."""
+    monkeypatch.setenv("BARBU_HOME", str(tmp_path / "home"))
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text(load_rules("barbu-32").to_toml())
+    b.write_text(load_rules("tournament").to_toml())
+    dest = save_rules("house", a)
+    with pytest.raises(BarbuError, match="already exists.*--force"):
+        save_rules("house", b)
+    assert load_rules("house").deck == 32
+    assert save_rules("house", dest) == dest          # validated in place
+    save_rules("house", b, replace=True)
+    assert load_rules("house").deck == 52
+    (tmp_path / "home" / "rules" / "tournament.toml").write_text(a.read_text())
+    listed = [(n, d) for n, w, d in list_presets() if w != "built-in"]
+    assert any(n == "tournament" and d.startswith("(ignored") for n, d in listed)
+    data = tomllib.loads(load_rules("tournament").to_toml())
+    data["match"]["hands"] = 9
+    with pytest.raises(BarbuError, match="not a whole number of runs"):
+        parse_rules(data)
