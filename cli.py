@@ -500,6 +500,9 @@ def main(argv: list[str] | None = None) -> None:
             typer.echo(f"barbu: error: {msg}{hint}", err=True)
             sys.exit(e.exit_code)
         raise
+    config = sys.modules.get("solvers.config")  # (loaded only by commands that solve)
+    if config is not None and getattr(config, "CACHE_NOTE", None):
+        typer.echo(config.CACHE_NOTE, err=True)
     if rv == 130:  # typer turns Ctrl-C inside a command into a returned 130
         typer.echo("barbu: interrupted", err=True)
     sys.exit(rv if isinstance(rv, int) else 0)

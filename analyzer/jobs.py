@@ -441,6 +441,8 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
         seen: set[str] = set()
         for k, v in obj.items():
             key = k.replace("-", "_")  # all-seats as on the command line, or all_seats
+            if key not in JOB_KEYS:
+                key = k  # (an unknown key is named as written)
             if key in seen:
                 raise BarbuError(f"option {k!r} given twice")
             seen.add(key)

@@ -291,6 +291,10 @@ def user_path(text: str | Path, what: str) -> Path:
                          "home directory") from None
 
 
+class _NoHome(BarbuError):
+    """No home directory and no BARBU_HOME: the user has no presets of his own."""
+
+
 def user_home() -> Path:
     """The per-user directory: ``$BARBU_HOME`` or ``~/.config/barbu-dd``."""
     env = os.environ.get("BARBU_HOME")
@@ -302,7 +306,7 @@ def user_home() -> Path:
     try:
         return Path.home() / ".config" / "barbu-dd"
     except RuntimeError:
-        raise BarbuError("no home directory to keep presets in: set BARBU_HOME") from None
+        raise _NoHome("no home directory to keep presets in: set BARBU_HOME") from None
 
 
 def user_rules_dir() -> Path:
@@ -310,10 +314,11 @@ def user_rules_dir() -> Path:
 
 
 def _user_rules_dir() -> Path | None:
-    """:func:`user_rules_dir`, or None without a home: the built-in presets need none."""
+    """:func:`user_rules_dir`, or None without a home: the built-in presets need none (a
+    BARBU_HOME that cannot be read is still an error)."""
     try:
         return user_rules_dir()
-    except BarbuError:
+    except _NoHome:
         return None
 
 
@@ -362,7 +367,7 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
         path = p
     else:
         path = builtin_path(spec)
-        d = _user_rules_dir()
+        d = None if path is not None else _user_rules_dir()
         if path is None and d is not None:
             cand = d / f"{spec}.toml"
             if cand.is_file():
@@ -388,7 +393,8 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     except tomllib.TOMLDecodeError as e:
         raise BarbuError(f"rules file {path}: not valid TOML ({e})") from None
     rules = parse_rules(data, str(path))
-    if path.parent == _user_rules_dir() and spec == path.stem and rules.name != spec:
+    if (spec not in BUILTIN_PRESETS and spec == path.stem and rules.name != spec
+            and path.parent == _user_rules_dir()):
         # a saved preset answers to the name it was saved under, not to the one in its
         # file (an edited copy of a built-in preset keeps the built-in's name there)
         rules = replace(rules, name=spec)

@@ -208,7 +208,17 @@ def _chunk_dir(out: Path, chunk: int) -> Path:
 CHUNKS_TMP = "chunks.tmp"
 
 
-def _write_chunk(out: Path, chunk: int, tables: dict[str, pl.DataFrame]) -> None:
+#: a chunk's record of itself: the run's seed, its number and its files' digests, so
+#: that a file copied from another chunk or run is refused when read
+CHUNK_RECORD = "chunk.json"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _write_chunk(out: Path, chunk: int, tables: dict[str, pl.DataFrame],
+                 seed: int) -> None:
     final = _chunk_dir(out, chunk)
     tmp = out / CHUNKS_TMP / final.name
     if tmp.exists():
@@ -217,6 +227,9 @@ def _write_chunk(out: Path, chunk: int, tables: dict[str, pl.DataFrame]) -> None
     final.parent.mkdir(parents=True, exist_ok=True)
     for name in TABLES:
         tables[name].write_parquet(tmp / f"{name}.parquet")
+    record = {"seed": seed, "chunk": chunk,
+              "sha256": {t: _digest(tmp / f"{t}.parquet") for t in TABLES}}
+    (tmp / CHUNK_RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     if final.exists():  # a duplicate result (should not happen): keep the first
         shutil.rmtree(tmp)
     else:
@@ -316,6 +329,8 @@ def load_dataset(data_dir: str | Path, *, complete: bool = False) -> dict[str, p
     if complete and len(done) < man["chunks"]:
         raise BarbuError(f"dataset {data_dir} is incomplete ({len(done)} of "
                          f"{man['chunks']} chunks): finish it with --resume")
+    for k in done:
+        _check_record(p, man, k)
     out: dict[str, pl.DataFrame] = {}
     for t in TABLES:
         frames = []
@@ -336,6 +351,24 @@ def load_dataset(data_dir: str | Path, *, complete: bool = False) -> dict[str, p
         df = pl.concat(frames, how="vertical") if frames else pl.DataFrame(schema=SCHEMAS[t])
         out[t] = df.sort(SORT_KEYS[t], nulls_last=False)
     return out
+
+
+def _check_record(data_dir: Path, man: dict[str, Any], k: int) -> None:
+    """A chunk's files are the ones it wrote, for this run (:data:`CHUNK_RECORD`; chunks
+    written before the record existed have none and are checked by their deals only)."""
+    d = _chunk_dir(data_dir, k)
+    f = d / CHUNK_RECORD
+    if not f.exists():
+        return
+    try:
+        rec = json.loads(f.read_text(encoding="utf-8"))
+        ok = (rec["seed"] == man["seed"] and rec["chunk"] == k
+              and all(_digest(d / f"{t}.parquet") == rec["sha256"][t] for t in TABLES))
+    except (OSError, ValueError, KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise BarbuError(f"dataset {data_dir}: chunk {k}'s files are not the ones it "
+                         "wrote for this run (copied or edited?)")
 
 
 def _check_chunk(data_dir: Path, man: dict[str, Any], k: int, table: str,
@@ -584,7 +617,7 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         try:
             for task, tables in results:
                 with _writing(out):
-                    _write_chunk(out, task.chunk, tables)
+                    _write_chunk(out, task.chunk, tables, task.seed)
                 done_deals += task.stop - task.start
                 if progress is not None:
                     progress(done_deals, deals)

@@ -110,7 +110,8 @@ def plot_value_vs_feature(ax: Axes, table: pl.DataFrame, feature: str,
     return arts
 
 
-def plot_trump_length(ax: Axes, table: pl.DataFrame) -> list[Any]:
+def plot_trump_length(ax: Axes, table: pl.DataFrame,
+                      order: Sequence[str] | None = None) -> list[Any]:
     """Trumps: mean value (± s.e.) of a trump suit against the declarer's length in it,
     with the number of cases as bars on a second axis
     (``tables.value_by_trump_length``)."""
@@ -125,7 +126,8 @@ def plot_trump_length(ax: Axes, table: pl.DataFrame) -> list[Any]:
     ax.set_zorder(ax2.get_zorder() + 1)
     ax.patch.set_visible(False)
     eb = ax.errorbar(x, table["mean"].to_numpy(), yerr=table["stderr"].to_numpy(),
-                     marker="o", capsize=3, color=_COLORS[0], label="mean value ± s.e.")
+                     marker="o", capsize=3, color=contract_colour("trumps", order),
+                     label="mean value ± s.e.")
     ax.set_title(title)
     ax.set_xlabel("declarer's cards in the trump suit")
     ax.set_ylabel(f"mean guaranteed value ({POINTS})")
@@ -135,7 +137,8 @@ def plot_trump_length(ax: Axes, table: pl.DataFrame) -> list[Any]:
     return [eb, bars, leg]
 
 
-def plot_dominoes_rank(ax: Axes, table: pl.DataFrame) -> list[Any]:
+def plot_dominoes_rank(ax: Axes, table: pl.DataFrame,
+                       order: Sequence[str] | None = None) -> list[Any]:
     """Dominoes: mean value (± s.e.) of each starting rank, and the percent of hands in
     which it is the best rank (``tables.value_by_rank``)."""
     title = "Dominoes: value by starting rank"
@@ -144,14 +147,16 @@ def plot_dominoes_rank(ax: Axes, table: pl.DataFrame) -> list[Any]:
     ranks = table["rank"].to_list()
     x = np.arange(len(ranks))
     bars = ax.bar(x - 0.2, table["mean"].to_numpy(), width=0.4,
-                  yerr=table["stderr"].to_numpy(), capsize=2, color=_COLORS[0],
+                  yerr=table["stderr"].to_numpy(), capsize=2,
+                  color=contract_colour("dominoes", order),
                   label=f"mean value ({POINTS}) ± s.e.")
     ax.set_xticks(x, ranks)
     ax.set_xlabel("starting rank")
     ax.set_ylabel(f"mean guaranteed value ({POINTS})")
     ax2 = ax.twinx()
-    bars2 = ax2.bar(x + 0.2, table["best_share"].to_numpy(), width=0.4, color=_COLORS[1],
-                    alpha=0.7, label="best rank (% of hands, right axis)")
+    bars2 = ax2.bar(x + 0.2, table["best_share"].to_numpy(), width=0.4, color="white",
+                    edgecolor="#444444", hatch="///",
+                    label="best rank (% of hands, right axis)")
     ax2.set_ylabel("hands where this rank is best (%)")
     # the two axes' zeros on one line: both series' bars start there
     se = table["stderr"].fill_null(0.0).to_numpy()

@@ -101,7 +101,7 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
             "and the mean value of naming it trumps.", trump))
         panels.append(Panel("trumps", "Trumps: mean value of a trump suit against the "
                             "declarer's length in it; grey bars count the cases.",
-                            lambda ax: F.plot_trump_length(ax, trump)))
+                            lambda ax: F.plot_trump_length(ax, trump, order)))
     if ranks.height:  # (a fixed starting rank: one row, no figure to draw)
         sections.append(Section(
             "Dominoes: value by starting rank",
@@ -112,7 +112,7 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
         if ranks.height > 1:
             panels.append(Panel("dominoes", "Dominoes: mean value of each starting rank "
                                 "and how often it is the declarer's best.",
-                                lambda ax: F.plot_dominoes_rank(ax, ranks)))
+                                lambda ax: F.plot_dominoes_rank(ax, ranks, order)))
     if bsum.height:
         mode = man.get("brackets", "best")
         which = ("the declarer's best option" if mode == "best" else "every option")

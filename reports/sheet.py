@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from analyzer.cards import Suit
+from reports.text import SUIT_SYMBOL
 from analyzer.doubling import SEAT_NAMES, fmt
 from analyzer.match import HandResult, MatchResult, RunSummary
 
@@ -22,7 +23,7 @@ GROUPS = ("raw", "net", "total", "above lowest")
 def _contract_cell(h: HandResult) -> str:
     extra = ""
     if h.trump is not None:
-        extra = " " + Suit.parse(h.trump).symbol
+        extra = " " + SUIT_SYMBOL[Suit.parse(h.trump).name]
     elif h.rank is not None:
         extra = " from " + h.rank
     return h.contract + extra

@@ -100,7 +100,9 @@ def _cache_choice(candidates: list[str], fallback: str) -> str | None:
     """Where the compiled kernels can be cached: None when one of numba's own places
     (``candidates``: ``__pycache__`` beside the sources, then the user's cache folder) is
     writable, else ``fallback`` if it is, else ``""`` (no cache: compile every run)."""
-    if any(_writable(c) for c in candidates):
+    # (a relative path is no place: numba's user folder is "~/.cache/numba" taken as
+    # relative when there is no home, a folder of whatever directory the user is in)
+    if any(os.path.isabs(c) and _writable(c) for c in candidates):
         return None
     return fallback if _private(fallback) and _writable(fallback) else ""
 
@@ -137,11 +139,22 @@ def _cache_dir() -> bool:
     except Exception:  # pragma: no cover - no home, or another numba
         pass
     uid = os.getuid() if hasattr(os, "getuid") else 0
-    choice = _cache_choice(candidates, os.path.join(tempfile.gettempdir(),
-                                                    f"barbu-dd-numba-{uid}"))
+    fallback = os.path.join(tempfile.gettempdir(), f"barbu-dd-numba-{uid}")
+    choice = _cache_choice(candidates, fallback)
     if choice:
         config.CACHE_DIR = choice
+    global CACHE_NOTE
+    if choice == "":
+        CACHE_NOTE = ("note: no private place to cache the compiled kernels (the "
+                      "installation and the home folder cannot take them, and "
+                      f"{fallback} is not this user's alone): every run compiles them "
+                      "again (about a minute); set NUMBA_CACHE_DIR to a folder of your own")
     return choice != ""
+
+
+#: a line for the command line to show when the kernels cannot be cached (solvers/ does
+#: no I/O itself)
+CACHE_NOTE: str | None = None
 
 
 _call_slots_at_call_site()

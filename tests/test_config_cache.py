@@ -30,3 +30,15 @@ def test_a_folder_others_can_write_to_is_not_used(tmp_path):
     os.chmod(shared, 0o777)
     (tmp_path / "f").write_text("")
     assert config._cache_choice([str(tmp_path / "f" / "x")], str(shared)) == ""
+
+
+def test_a_relative_place_is_never_taken(tmp_path, monkeypatch):
+    """With no home, numba's user folder reads "~/.cache/numba", a folder of the current
+    directory (another user's, perhaps): compiled code planted there would run."""
+    monkeypatch.chdir(tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    fallback = tmp_path / "private"
+    assert config._cache_choice([str(blocker / "x"), "~/.cache/numba"],
+                                str(fallback)) == str(fallback)
+    assert not (tmp_path / "~").exists()

@@ -225,6 +225,9 @@ def test_a_chunk_with_other_deals_is_refused(serial, tmp_path):
     shutil.copytree(ref, mixed)
     shutil.copy(mixed / "chunks" / "000001" / "values.parquet",
                 mixed / "chunks" / "000000" / "values.parquet")
+    with pytest.raises(BarbuError, match="chunk 0's files are not the ones it wrote"):
+        S.load_dataset(mixed)
+    (mixed / "chunks" / "000000" / "chunk.json").unlink()  # (a chunk of an older version)
     with pytest.raises(BarbuError, match="chunk 0 does not hold the deals"):
         S.load_dataset(mixed)
     other = tmp_path / "other"
@@ -233,8 +236,18 @@ def test_a_chunk_with_other_deals_is_refused(serial, tmp_path):
     shutil.copytree(ref, foreign)
     shutil.rmtree(foreign / "chunks" / "000001")
     shutil.copytree(other / "chunks" / "000001", foreign / "chunks" / "000001")
+    with pytest.raises(BarbuError, match="chunk 1's files are not the ones it wrote"):
+        S.load_dataset(foreign)
+    (foreign / "chunks" / "000001" / "chunk.json").unlink()
     with pytest.raises(BarbuError, match="copied from another run"):
         S.load_dataset(foreign)
+    # one table from the same chunk of a run of another seed: its deal numbers fit
+    same = tmp_path / "same"
+    shutil.copytree(ref, same)
+    shutil.copy(other / "chunks" / "000000" / "values.parquet",
+                same / "chunks" / "000000" / "values.parquet")
+    with pytest.raises(BarbuError, match="chunk 0's files are not the ones it wrote"):
+        S.load_dataset(same)
 
 
 def test_a_stray_first_manifest_does_not_block_a_new_run(tmp_path):
@@ -288,6 +301,9 @@ def test_unreadable_dataset(serial, tmp_path):
     import shutil
     shutil.copytree(serial[0], bad)
     (bad / "chunks" / "000001" / "features.parquet").write_bytes(b"garbage")
+    with pytest.raises(BarbuError, match="chunk 1's files are not the ones it wrote"):
+        S.load_dataset(bad)
+    (bad / "chunks" / "000001" / "chunk.json").unlink()  # (a chunk of an older version)
     with pytest.raises(BarbuError, match="unreadable dataset file") as e:
         S.load_dataset(bad)
     assert "\n" not in str(e.value)
@@ -335,6 +351,7 @@ def test_a_damaged_dataset_is_named_or_repaired(serial, tmp_path):
     shutil.copytree(src, shape)
     shutil.copy(src / "chunks" / "000000" / "deals.parquet",
                 shape / "chunks" / "000001" / "values.parquet")
+    (shape / "chunks" / "000001" / "chunk.json").unlink()  # (older: no record)
     with pytest.raises(BarbuError, match="does not have the documented columns"):
         S.load_dataset(shape)
     blocker = tmp_path / "afile"
