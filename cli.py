@@ -452,10 +452,48 @@ def _fit_output() -> None:
         pass
 
 
+def _check_repeats(cmd: Any, args: list[str]) -> None:
+    """An option given twice (``-c no-king -c no-queens``) asks two questions, and
+    click would answer the last one only: refused, unless the option is repeatable."""
+    group = cmd
+    i = 0
+    while hasattr(group, "commands") and i < len(args):  # the (sub)command named
+        nxt = group.commands.get(args[i]) if not args[i].startswith("-") else None
+        if nxt is None:
+            if args[i].startswith("-"):
+                i += 1
+                continue
+            return
+        group, i = nxt, i + 1
+    names = {}
+    for p in getattr(group, "params", []):
+        if (getattr(p, "param_type_name", "") == "option" and not getattr(p, "multiple", False)
+                and not getattr(p, "count", False)):
+            for o in (*p.opts, *p.secondary_opts):
+                names[o] = p.name
+    seen: dict[str, str] = {}
+    for a in args[i:]:
+        if a == "--":
+            break
+        flag = a.split("=", 1)[0] if a.startswith("--") else a
+        if flag in names:
+            name = names[flag]
+            if name in seen:
+                raise BarbuError(f"{flag} is given twice: give it once" if flag == seen[name]
+                                 else f"{seen[name]} and {flag} name one option, given "
+                                      "twice: give it once")
+            seen[name] = flag
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line errors, exit status 2 for bad input."""
     _fit_output()
     cmd = typer.main.get_command(app)
+    try:
+        _check_repeats(cmd, list(sys.argv[1:] if argv is None else argv))
+    except BarbuError as e:
+        typer.echo(f"barbu: error: {e}", err=True)
+        sys.exit(2)
     try:
         rv = cmd.main(args=argv, prog_name="barbu", standalone_mode=False)
     except SystemExit as e:

@@ -381,3 +381,17 @@ def test_a_reader_that_stops_early_is_not_an_error():
                         f"{shlex.quote(sys.executable)} -m cli deal -n 200000 --seed 1 "
                         "| head -1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0 and p.stdout.startswith("N:") and not p.stderr
+
+
+def test_an_option_given_twice_is_refused():
+    """`-c no-king -c no-queens` answered no-queens only, without a word; repeatable
+    options (advise --known) stay repeatable."""
+    for args, message in ((("-c", "no-king", "-c", "no-queens"), "-c is given twice"),
+                          (("--contract=no-king", "-c", "no-queens"),
+                           "--contract and -c name one option")):
+        p = run("solve", ENDGAME, *args)
+        assert p.returncode == 2 and message in p.stderr and not p.stdout, p.stderr
+    p = run("advise", "KQJ7..AK9.8", "-r", "barbu-32", "--known", "E:SA", "--known",
+            "W:HA", "-n", "2", "--seed", "1", "--remaining", "trumps", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["constraints"]["known"] == {"E": ["SA"], "W": ["HA"]}
