@@ -71,7 +71,7 @@ and the exit status is then 2.
 
 @app.command(help=SOLVE_HELP)
 def solve(
-    deal: Optional[str] = typer.Argument(None, help="PBN deal (omit with --batch or --example)."),
+    deal: Optional[str] = typer.Argument(None, metavar="DEAL", help="PBN deal (omit with --batch or --example)."),
     contract: Optional[str] = typer.Option(None, "--contract", "-c",
                                            help="Contract id or alias (see `barbu rules show`)."),
     trump: Optional[str] = typer.Option(None, "--trump", "-t", help="Trump suit for trumps: S H D C."),
@@ -84,7 +84,8 @@ def solve(
                                        help="Seat whose guaranteed value to solve (default the declarer)."),
     side: Optional[str] = typer.Option(None, "--side",
                                        help="A partnership maximising its combined score, e.g. NS."),
-    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset name or rules file."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r",
+                                        help="Preset name or rules file (default: tournament)."),
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card for the player to move."),
     all_seats: bool = typer.Option(False, "--all-seats", help="Guaranteed value of each seat."),
     trick: Optional[str] = typer.Option(None, "--trick",
@@ -201,9 +202,10 @@ solves over 10 minutes); leave them out with --remaining, skip the brackets with
 
 @app.command(help=ADVISE_HELP)
 def advise(
-    hand: Optional[str] = typer.Argument(None, help="The declarer's hand, e.g. AKQ2.JT9.876.543."),
+    hand: Optional[str] = typer.Argument(None, metavar="HAND", help="The declarer's hand, e.g. AKQ2.JT9.876.543."),
     seat: str = typer.Option("N", "--seat", "-s", help="The declarer's seat."),
-    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset name or rules file."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r",
+                                        help="Preset name or rules file (default: tournament)."),
     remaining: Optional[str] = typer.Option(None, "--remaining",
                                             help="Contracts still to play in the run, comma-separated "
                                                  "(default: all of the preset's)."),
@@ -213,9 +215,9 @@ def advise(
                                      "the repeated looks, or 400 deals)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (printed, to repeat the run)."),
     workers: int = typer.Option(0, "--workers", "-w", help="Processes (0: all cores); results do not depend on it."),
-    known: list[str] = typer.Option([], "--known", help="Cards known in a hand: SEAT:CARDS, e.g. E:SA,HK (repeatable)."),
-    void: list[str] = typer.Option([], "--void", help="A known void: SEAT:SUITS, e.g. W:H (repeatable)."),
-    length: list[str] = typer.Option([], "--length", help="Suit length range: SEAT:SUIT:LO-HI, e.g. S:C:0-2 (repeatable)."),
+    known: list[str] = typer.Option([], "--known", metavar="SEAT:CARDS", help="Cards known in a hand: SEAT:CARDS, e.g. E:SA,HK (repeatable)."),
+    void: list[str] = typer.Option([], "--void", metavar="SEAT:SUITS", help="A known void: SEAT:SUITS, e.g. W:H (repeatable)."),
+    length: list[str] = typer.Option([], "--length", metavar="SEAT:SUIT:LO-HI", help="Suit length range: SEAT:SUIT:LO-HI, e.g. S:C:0-2 (repeatable)."),
     doubling: str = typer.Option("best", "--doubling",
                                  help="Doubling brackets for the best option, all options, or none."),
     race: bool = typer.Option(False, "--race",
@@ -269,7 +271,8 @@ def advise(
 def deal_cmd(
     count: int = typer.Option(1, "--count", "-n", help="How many deals."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (random when omitted)."),
-    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset (sets the deck)."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r",
+                                        help="Preset (sets the deck; default: tournament)."),
     length: Optional[int] = typer.Option(None, "--length", help="Cards a hand (an endgame)."),
     as_json: bool = typer.Option(False, "--json",
                                  help='One JSON object a line, {"deal": PBN} (a batch job).'),
@@ -285,7 +288,7 @@ def deal_cmd(
 # ------------------------------------------------------------------------------ score
 @app.command()
 def score(
-    match_file: Path = typer.Argument(..., help="Match sheet file (TOML; its format: docs/match-format.md in the barbu-dd sources)."),
+    match_file: Path = typer.Argument(..., metavar="MATCH_FILE", help="Match sheet file (TOML; its format: docs/match-format.md in the barbu-dd sources)."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r",
                                         help="Preset or rules file (default: the file's own, else tournament)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -305,7 +308,8 @@ def stats(
     deals: int = typer.Option(..., "--deals", "-n", help="How many random deals."),
     out: Path = typer.Option(..., "--out", "-o", help="Dataset directory (Parquet chunks)."),
     seed: int = typer.Option(0, "--seed", help="Seed: deal i depends only on (seed, i)."),
-    rules: Optional[str] = typer.Option(None, "--rules", "-r", help="Preset name or rules file."),
+    rules: Optional[str] = typer.Option(None, "--rules", "-r",
+                                        help="Preset name or rules file (default: tournament)."),
     contracts: Optional[str] = typer.Option(None, "--contracts",
                                             help="Comma-separated contracts (default: the preset's match)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w",
@@ -328,6 +332,7 @@ def stats(
 
     check_given({"rules": rules, "contracts": contracts, "scheduler": scheduler,
                  "cluster": cluster})
+    cluster = None if cluster is None else cluster.strip().lower()
     show = sys.stderr.isatty()
     try:
         with _bar(show, deals, "deals", show_pos=True, show_eta=True) as bar:
@@ -363,7 +368,7 @@ def stats(
 
 @app.command()
 def report(
-    data_dir: Path = typer.Argument(..., help="A dataset written by `barbu stats`."),
+    data_dir: Path = typer.Argument(..., metavar="DATA_DIR", help="A dataset written by `barbu stats`."),
     out: Optional[Path] = typer.Option(None, "--out", "-o",
                                        help="Output file (default: report.html, report.md "
                                             "or report.png, by --format)."),
@@ -378,6 +383,7 @@ def report(
     if fmt is None:
         ext = out.suffix.lower().lstrip(".") if out is not None else ""
         fmt = ext if ext in ("html", "md", "png") else "html"
+    fmt = fmt.strip().lower()
     if fmt not in ("html", "md", "png"):
         raise BarbuError(f"bad --format {fmt!r}: expected html, md or png")
     files = build_report(data_dir, out if out is not None else Path(f"report.{fmt}"), fmt)
@@ -391,7 +397,8 @@ def report(
 # ------------------------------------------------------------------------------ rules
 @rules_app.command("list")
 def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """The presets: built-in ones, then yours ($BARBU_HOME/rules)."""
+    """The presets: built-in ones, then yours ($BARBU_HOME/rules, by default
+    ~/.config/barbu-dd/rules)."""
     from analyzer.rules import list_presets
     from reports.text import render_rules_list
 
@@ -403,7 +410,7 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
 
 
 @rules_app.command("show")
-def rules_show(name: str = typer.Argument("tournament", help="Preset name or rules file."),
+def rules_show(name: str = typer.Argument("tournament", metavar="[NAME]", help="Preset name or rules file."),
                as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Show a preset: its TOML text, or with --json every contract's points resolved."""
     from analyzer.rules import describe, load_rules
@@ -413,8 +420,8 @@ def rules_show(name: str = typer.Argument("tournament", help="Preset name or rul
 
 
 @rules_app.command("save")
-def rules_save(name: str = typer.Argument(..., help="Name to save it under."),
-               file: Path = typer.Argument(..., help="The rules file (TOML) to validate and keep."),
+def rules_save(name: str = typer.Argument(..., metavar="NAME", help="Name to save it under (not a built-in preset's)."),
+               file: Path = typer.Argument(..., metavar="FILE", help="The rules file (TOML) to validate and keep."),
                force: bool = typer.Option(False, "--force",
                                           help="Replace a preset of that name."),
                as_json: bool = typer.Option(False, "--json",
@@ -534,6 +541,8 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(130)
         if hasattr(e, "format_message") and hasattr(e, "exit_code"):
             msg = " ".join(str(e.format_message()).split())
+            if "unexpected extra argument" in msg and "." in msg:
+                msg += ' (a PBN deal has spaces: quote it, "N:... ... ... ...")'
             hint = " (see --help)" if getattr(e, "ctx", None) is not None else ""
             typer.echo(f"barbu: error: {msg}{hint}", err=True)
             sys.exit(e.exit_code)

@@ -1180,12 +1180,14 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 "option add 6 solves a deal, seconds to minutes each (--doubling none "
                 "skips them)")
     if warn is not None and slow:
-        tips = ([] if len(rem) == 1 else ["--remaining limits the contracts"]) + (
+        tips = ([] if len(rem) == 1 or remaining not in (None, "", [])
+                else ["--remaining limits the contracts"]) + (
             [] if race or len(opts) == 1 else ["--race stops solving those far behind"])
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
              "seconds to minutes a deal today (all seven contracts with the doubling "
              "analysis: some 9 s a deal on 2 cores over the README hand's first 10 deals, "
-             "55 s of CPU a deal over its first 53; docs/advise.md, Limits)"
+             "55 s of CPU a deal over its first 53; docs/advise.md in the barbu-dd sources, "
+             "Limits)"
              + "".join("; " + t for t in tips) + ("; " + brackets if dear_brackets else ""))
     elif warn is not None and dear_brackets:
         warn(f"note: on 52 cards {brackets}")

@@ -546,6 +546,7 @@ def random_deal(seed: int | np.random.Generator | None = None, deck: int = 52,
     rng.shuffle(cards)
     n = deck // 4 if length is None else int(length)
     if not 1 <= n <= deck // 4:
-        raise BarbuError(f"bad hand length {length} for a {deck}-card deck")
+        raise BarbuError(f"bad hand length {length} (--length) for a {deck}-card deck: "
+                         f"1 to {deck // 4} cards")
     hands = tuple(frozenset(int(c) for c in cards[i * n:(i + 1) * n]) for i in range(4))
     return Deal(hands, deck)  # type: ignore[arg-type]

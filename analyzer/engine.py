@@ -360,7 +360,8 @@ class DominoesGame:
                 raise BarbuError(f"starting rank {RANK_CHARS[start_rank % 13]} is not in the "
                                  f"{rules.deck}-card deck")
         elif c.start == "named":
-            raise BarbuError(f"{c.id}: name the starting rank")
+            raise BarbuError(f"{c.id}: name the starting rank (--rank; the preset lets the "
+                             "declarer choose it)")
         self.start_rank = start_rank
         lay: list[tuple[int, int] | None] = [None] * 4 if layout is None else list(layout)
         if len(lay) != 4:

@@ -304,7 +304,8 @@ def read_match_file(path: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]]
     if not p.is_file():
         q = _packaged_sample(str(path))
         if q is None:
-            raise BarbuError(f"match file not found: {path}")
+            raise BarbuError(f"match file {path} is a folder" if p.is_dir()
+                             else f"match file not found: {path}")
         p = q
     try:
         text = p.read_text(encoding="utf-8")

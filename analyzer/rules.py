@@ -366,6 +366,8 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
             raise BarbuError(f"rules file not found: {spec!r}")
         path = p
     else:
+        if spec.strip().lower() in BUILTIN_PRESETS:  # (names in any case, as contracts)
+            spec = spec.strip().lower()
         path = builtin_path(spec)
         d = None if path is not None else _user_rules_dir()
         if path is None and d is not None:
@@ -475,7 +477,7 @@ def save_rules(name: str, file: str | Path, replace: bool = False) -> Path:
     dest = d / f"{name}.toml"
     if dest.exists() and src.resolve() == dest.resolve():
         return dest  # validated in place
-    if dest.exists() and not replace:
+    if dest.exists() and not replace:  # (built-in names are refused above, --force or not)
         raise BarbuError(f"preset {name!r} already exists ({dest}): add --force to "
                          "replace it")
     try:

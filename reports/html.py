@@ -121,7 +121,8 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
         sections.append(Section(
             name,
             f"Stored for {which}, declarer against each opponent: with perfect play the "
-            "declarer's raw score minus the opponent's lies in [low, high] (design.md). "
+            "declarer's raw score minus the opponent's lies in [low, high]: low is the "
+            "declarer's guaranteed value of the bet, -high the opponent's. "
             "`pairs`: declarer-opponent pairs (hands × 3); `declarer_wins`: percent of "
             "pairs with low > 0; `opponent_wins`: percent with high < 0; `undecided`: "
             "percent whose bracket spans 0; `mean_low`, `mean_high`: the ends' means, "
@@ -286,6 +287,10 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
     if fmt not in FORMATS:
         raise BarbuError(f"bad report format {fmt!r}: expected one of " + ", ".join(FORMATS))
     ext = Path(out_path).suffix.lower().lstrip(".")
+    ext = "html" if ext == "htm" else ext
+    if ext and ext not in FORMATS:
+        raise BarbuError(f"--out {out_path}: a report is written as .html, .md or .png, "
+                         f"not .{ext}")
     if ext in FORMATS and ext != fmt:
         raise BarbuError(f"--out {out_path} names a .{ext} file but the format is {fmt}: "
                          f"give --format {ext}, or another name")

@@ -395,3 +395,17 @@ def test_an_option_given_twice_is_refused():
             "W:HA", "-n", "2", "--seed", "1", "--remaining", "trumps", "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["constraints"]["known"] == {"E": ["SA"], "W": ["HA"]}
+
+
+def test_messages_name_the_option_and_take_any_case(tmp_path):
+    """Preset names and formats in any case (contracts and seats already were); errors
+    that name the option or say what is wrong; an unquoted deal gets a hint."""
+    assert run("rules", "show", "BARBU-32").returncode == 0
+    p = run("deal", "--length", "20")
+    assert p.returncode == 2 and "(--length)" in p.stderr and "1 to 13 cards" in p.stderr
+    p = run("score", str(tmp_path))
+    assert p.returncode == 2 and "is a folder" in p.stderr
+    p = run("solve", "N:KQJ7..AK9.8", "98.AT8..AQJ", "T.J7.Q8.T97", "A.KQ9.JT7.K")
+    assert p.returncode == 2 and "quote it" in p.stderr
+    p = run("report", str(tmp_path), "-o", str(tmp_path / "r.pdf"))
+    assert p.returncode == 2 and "not .pdf" in p.stderr
