@@ -81,7 +81,8 @@ def solve(
                                          help="Leader of the current trick (default: as the preset says, "
                                               "usually the declarer)."),
     seat: Optional[str] = typer.Option(None, "--seat", "-s",
-                                       help="Seat whose guaranteed value to solve (default the declarer)."),
+                                       help="Seat whose guaranteed value to solve (default the declarer, -d: "
+                                            "advise's --seat is the declarer)."),
     side: Optional[str] = typer.Option(None, "--side",
                                        help="A partnership maximising its combined score, e.g. NS."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r",
@@ -203,7 +204,8 @@ solves over 10 minutes); leave them out with --remaining, skip the brackets with
 @app.command(help=ADVISE_HELP)
 def advise(
     hand: Optional[str] = typer.Argument(None, metavar="HAND", help="The declarer's hand, e.g. AKQ2.JT9.876.543."),
-    seat: str = typer.Option("N", "--seat", "-s", help="The declarer's seat."),
+    seat: str = typer.Option("N", "--seat", "-s",
+                             help="The declarer's seat (solve's --declarer, -d)."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r",
                                         help="Preset name or rules file (default: tournament)."),
     remaining: Optional[str] = typer.Option(None, "--remaining",
