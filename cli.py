@@ -384,7 +384,11 @@ def report(
 
     if fmt is None:
         ext = out.suffix.lower().lstrip(".") if out is not None else ""
-        fmt = ext if ext in ("html", "md", "png") else "html"
+        ext = "html" if ext == "htm" else ext
+        if ext and ext not in ("html", "md", "png"):
+            raise BarbuError(f"--out {out}: name the report .html, .md or .png, or give "
+                             "--format")
+        fmt = ext or "html"
     fmt = fmt.strip().lower()
     if fmt not in ("html", "md", "png"):
         raise BarbuError(f"bad --format {fmt!r}: expected html, md or png")
@@ -399,8 +403,8 @@ def report(
 # ------------------------------------------------------------------------------ rules
 @rules_app.command("list")
 def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """The presets: built-in ones, then yours ($BARBU_HOME/rules, by default
-    ~/.config/barbu-dd/rules)."""
+    """The presets: built-in ones, then yours ($BARBU_HOME/rules, else
+    $XDG_CONFIG_HOME/barbu-dd/rules, by default ~/.config/barbu-dd/rules)."""
     from analyzer.rules import list_presets
     from reports.text import render_rules_list
 
@@ -412,7 +416,7 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
 
 
 @rules_app.command("show")
-def rules_show(name: str = typer.Argument("tournament", metavar="[NAME]", help="Preset name or rules file."),
+def rules_show(name: str = typer.Argument("tournament", metavar="NAME", help="Preset name or rules file."),
                as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Show a preset: its TOML text, or with --json every contract's points resolved."""
     from analyzer.rules import describe, load_rules
@@ -485,6 +489,8 @@ def _check_repeats(cmd: Any, args: list[str]) -> None:
         if a == "--":
             break
         flag = a.split("=", 1)[0] if a.startswith("--") else a
+        if not a.startswith("--") and a[:2] in names:  # -cno-king: -c with its value
+            flag = a[:2]
         if flag in names:
             name = names[flag]
             if name in seen:
@@ -543,7 +549,9 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(130)
         if hasattr(e, "format_message") and hasattr(e, "exit_code"):
             msg = " ".join(str(e.format_message()).split())
-            if "unexpected extra argument" in msg and "." in msg:
+            words = [a for a in (sys.argv[1:] if argv is None else argv)
+                     if not a.startswith("-")]
+            if "unexpected extra argument" in msg and words[:1] == ["solve"]:
                 msg += ' (a PBN deal has spaces: quote it, "N:... ... ... ...")'
             hint = " (see --help)" if getattr(e, "ctx", None) is not None else ""
             typer.echo(f"barbu: error: {msg}{hint}", err=True)

@@ -345,8 +345,9 @@ def list_presets() -> list[tuple[str, str, str]]:
                 desc = load_rules(str(p)).description
             except BarbuError as e:
                 desc = f"(invalid: {e})"
-            if p.stem in BUILTIN_PRESETS:
-                desc = f"(ignored: --rules {p.stem} is the built-in preset) {desc}"
+            if p.stem.lower() in BUILTIN_PRESETS:  # (names are read in any case)
+                desc = (f"(ignored: --rules {p.stem} is the built-in preset "
+                        f"{p.stem.lower()}) {desc}")
             out.append((p.stem, str(d), desc))
     return out
 

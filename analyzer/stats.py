@@ -208,9 +208,11 @@ def _chunk_dir(out: Path, chunk: int) -> Path:
 CHUNKS_TMP = "chunks.tmp"
 
 
-#: a chunk's record of itself: the run's seed, its number and its files' digests, so
-#: that a file copied from another chunk or run is refused when read
+#: a chunk's record of itself: what its run was (:data:`RUN_KEYS` of the manifest), its
+#: number and its files' digests, so that a file copied from another chunk or run is
+#: refused when read
 CHUNK_RECORD = "chunk.json"
+RUN_KEYS = ("seed", "rules_hash", "contracts", "brackets")
 
 
 def _digest(path: Path) -> str:
@@ -218,7 +220,7 @@ def _digest(path: Path) -> str:
 
 
 def _write_chunk(out: Path, chunk: int, tables: dict[str, pl.DataFrame],
-                 seed: int) -> None:
+                 run: dict[str, Any]) -> None:
     final = _chunk_dir(out, chunk)
     tmp = out / CHUNKS_TMP / final.name
     if tmp.exists():
@@ -227,7 +229,7 @@ def _write_chunk(out: Path, chunk: int, tables: dict[str, pl.DataFrame],
     final.parent.mkdir(parents=True, exist_ok=True)
     for name in TABLES:
         tables[name].write_parquet(tmp / f"{name}.parquet")
-    record = {"seed": seed, "chunk": chunk,
+    record = {**{k: run[k] for k in RUN_KEYS}, "chunk": chunk,
               "sha256": {t: _digest(tmp / f"{t}.parquet") for t in TABLES}}
     (tmp / CHUNK_RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     if final.exists():  # a duplicate result (should not happen): keep the first
@@ -362,13 +364,14 @@ def _check_record(data_dir: Path, man: dict[str, Any], k: int) -> None:
         return
     try:
         rec = json.loads(f.read_text(encoding="utf-8"))
-        ok = (rec["seed"] == man["seed"] and rec["chunk"] == k
+        ok = (all(rec[key] == man.get(key) for key in RUN_KEYS) and rec["chunk"] == k
               and all(_digest(d / f"{t}.parquet") == rec["sha256"][t] for t in TABLES))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         ok = False
     if not ok:
         raise BarbuError(f"dataset {data_dir}: chunk {k}'s files are not the ones it "
-                         "wrote for this run (copied or edited?)")
+                         f"wrote for this run (copied or edited?): delete {d} and run "
+                         "again with --resume to solve it anew")
 
 
 def _check_chunk(data_dir: Path, man: dict[str, Any], k: int, table: str,
@@ -617,7 +620,7 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         try:
             for task, tables in results:
                 with _writing(out):
-                    _write_chunk(out, task.chunk, tables, task.seed)
+                    _write_chunk(out, task.chunk, tables, man)
                 done_deals += task.stop - task.start
                 if progress is not None:
                     progress(done_deals, deals)

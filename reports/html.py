@@ -286,13 +286,10 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
     """
     if fmt not in FORMATS:
         raise BarbuError(f"bad report format {fmt!r}: expected one of " + ", ".join(FORMATS))
-    ext = Path(out_path).suffix.lower().lstrip(".")
-    ext = "html" if ext == "htm" else ext
-    if ext and ext not in FORMATS:
-        raise BarbuError(f"--out {out_path}: a report is written as .html, .md or .png, "
-                         f"not .{ext}")
+    given = Path(out_path).suffix.lower().lstrip(".")
+    ext = "html" if given == "htm" else given
     if ext in FORMATS and ext != fmt:
-        raise BarbuError(f"--out {out_path} names a .{ext} file but the format is {fmt}: "
+        raise BarbuError(f"--out {out_path} names a .{given} file but the format is {fmt}: "
                          f"give --format {ext}, or another name")
     man = read_manifest(data_dir)
     data = load_dataset(data_dir)

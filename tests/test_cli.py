@@ -408,4 +408,8 @@ def test_messages_name_the_option_and_take_any_case(tmp_path):
     p = run("solve", "N:KQJ7..AK9.8", "98.AT8..AQJ", "T.J7.Q8.T97", "A.KQ9.JT7.K")
     assert p.returncode == 2 and "quote it" in p.stderr
     p = run("report", str(tmp_path), "-o", str(tmp_path / "r.pdf"))
-    assert p.returncode == 2 and "not .pdf" in p.stderr
+    assert p.returncode == 2 and "name the report .html, .md or .png" in p.stderr
+    p = run("solve", ENDGAME, "-c", "no-tricks", "-cno-king")
+    assert p.returncode == 2 and "-c is given twice" in p.stderr
+    p = run("score", "data/samples/match-fr52.toml", "other.toml")
+    assert p.returncode == 2 and "quote it" not in p.stderr

@@ -267,3 +267,15 @@ def test_saving_presets_never_loses_one_silently(tmp_path, monkeypatch):
     data["match"]["hands"] = 9
     with pytest.raises(BarbuError, match="not a whole number of runs"):
         parse_rules(data)
+
+
+def test_a_user_preset_named_like_a_built_in_in_another_case_is_marked(tmp_path,
+                                                                       monkeypatch):
+    """Preset names are read in any case, so a saved Barbu-32.toml is never loaded:
+    `rules list` says so instead of listing it as usable."""
+    monkeypatch.setenv("BARBU_HOME", str(tmp_path))
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "Barbu-32.toml").write_text(load_rules("barbu-32").to_toml())
+    mine = [d for n, w, d in list_presets() if n == "Barbu-32"]
+    assert mine and mine[0].startswith("(ignored: --rules Barbu-32 is the built-in")
+    assert load_rules("Barbu-32").source == load_rules("barbu-32").source

@@ -248,6 +248,20 @@ def test_a_chunk_with_other_deals_is_refused(serial, tmp_path):
                 same / "chunks" / "000000" / "values.parquet")
     with pytest.raises(BarbuError, match="chunk 0's files are not the ones it wrote"):
         S.load_dataset(same)
+    # a whole chunk of a run with the same seed but other contracts: its deals fit
+    narrow = tmp_path / "narrow"
+    S.run_stats(narrow, deals=3, workers=1, chunk_size=1,
+                **{**CHEAP, "contracts": "no-king"})
+    alike = tmp_path / "alike"
+    shutil.copytree(ref, alike)
+    shutil.rmtree(alike / "chunks" / "000002")
+    shutil.copytree(narrow / "chunks" / "000002", alike / "chunks" / "000002")
+    with pytest.raises(BarbuError, match="chunk 2's files are not the ones it wrote.*"
+                                         "--resume"):
+        S.load_dataset(alike)
+    (alike / "chunks" / "000002" / "chunk.json").write_text("[" * 100000 + "]" * 100000)
+    with pytest.raises(BarbuError, match="chunk 2's files are not the ones it wrote"):
+        S.load_dataset(alike)
 
 
 def test_a_stray_first_manifest_does_not_block_a_new_run(tmp_path):
