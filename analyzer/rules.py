@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from importlib import resources
@@ -103,6 +104,15 @@ def _frac(x: int | float, what: str = "points") -> Fraction:
     return f
 
 
+def _name_key(name: object) -> str:
+    """A contract name as compared: stripped, lower case, Unicode NFC.
+
+    >>> _name_key(" Re\u0301ussite ") == _name_key("réussite")
+    True
+    """
+    return unicodedata.normalize("NFC", str(name)).strip().lower()
+
+
 @dataclass(frozen=True)
 class Contract:
     """One contract of a preset, validated. Points are exact :class:`Fraction` s."""
@@ -171,12 +181,14 @@ class Rules:
         return self.variants["doubles"] != "none"
 
     def contract(self, name: str) -> Contract:
-        """Find a contract by id or alias (case-insensitive); error names the choices."""
-        key = str(name).strip().lower()
+        """Find a contract by id or alias (case-insensitive, accents however composed:
+        a terminal may send "réussite" as e + a combining accent); error names the
+        choices."""
+        key = _name_key(name)
         if key in self.contracts:
             return self.contracts[key]
         for c in self.contracts.values():
-            if key in (a.lower() for a in c.aliases):
+            if key in (_name_key(a) for a in c.aliases):
                 return c
         raise BarbuError(
             f"unknown contract {name!r} for preset {self.name!r}: expected one of "
@@ -656,7 +668,7 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
     names: dict[str, str] = {}
     for c in contracts.values():  # an id or alias may name one contract only
         for a in (c.id, *c.aliases):
-            k = a.strip().lower()
+            k = _name_key(a)
             if names.get(k, c.id) != c.id:
                 raise BarbuError(f"{where} [contracts.{c.id}]: alias {a!r} also names "
                                  f"{names[k]}")

@@ -279,3 +279,11 @@ def test_a_user_preset_named_like_a_built_in_in_another_case_is_marked(tmp_path,
     mine = [d for n, w, d in list_presets() if n == "Barbu-32"]
     assert mine and mine[0].startswith("(ignored: --rules Barbu-32 is the built-in")
     assert load_rules("Barbu-32").source == load_rules("barbu-32").source
+
+
+def test_contract_names_with_accents_however_composed():
+    """A terminal may send "réussite" decomposed (e + combining accent): it named no
+    contract."""
+    r = load_rules("tournament")
+    assert r.contract("re\u0301ussite").id == "dominoes"
+    assert r.contract("PAS DE C\u0152URS").id == "no-hearts"
