@@ -157,9 +157,9 @@ class Job:
         self.node_limit: int | None = nl
         self.all_seats = bool(job.get("all_seats"))
         self.layout = job.get("layout")
-        self.out = [as_seat(x, "--out seat") for x in (job.get("out") or [])]
-        if isinstance(job.get("out"), str):
-            self.out = [as_seat(x, "--out seat") for x in str(job["out"]).replace(",", "")]
+        out = job.get("out") or []
+        self.out = [as_seat(x, "--out seat") for x in
+                    (out.replace(",", "").replace(" ", "") if isinstance(out, str) else out)]
         if self.all_seats and self.side:
             raise BarbuError("--all-seats solves each seat alone: drop --side")
         if self.all_seats and seat_given:

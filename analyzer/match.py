@@ -308,7 +308,7 @@ def read_match_file(path: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]]
                              else f"match file not found: {path}")
         p = q
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8").removeprefix("\ufeff")  # (a BOM)
     except (OSError, UnicodeDecodeError) as e:
         raise BarbuError(f"match file {path}: cannot read it ({e})") from None
     try:

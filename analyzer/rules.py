@@ -400,7 +400,7 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     if key in _CACHE:
         return _CACHE[key]
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")  # (a BOM)
     except UnicodeDecodeError:
         raise BarbuError(f"rules file {path}: not UTF-8 text") from None
     try:
@@ -585,7 +585,10 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
         kind = t.get("kind")
         if kind not in ("tricks", "dominoes"):
             raise BarbuError(f"{cw}: kind must be \"tricks\" or \"dominoes\", not {kind!r}")
-        aliases = tuple(str(a) for a in t.get("aliases", []))
+        aliases = tuple(t.get("aliases", []))
+        if not all(isinstance(a, str) and a.strip() for a in aliases):
+            raise BarbuError(f"{cw}: aliases must be non-empty texts, not "
+                             f"{next(a for a in aliases if not isinstance(a, str) or not a.strip())!r}")
         if kind == "dominoes":
             _check_keys(cw, t, DOMINO_KEYS)
             places = _numbers(cw, "places", t.get("places", []))
@@ -635,6 +638,8 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
                 if c % 13 not in DECK_RANKS[deck]:
                     raise BarbuError(f"{cw}: card_points.{k}: card not in the {deck}-card deck")
                 ku = card_name(c)
+            if any(ku == x for x, _ in spec):  # (hk and HK, or q and Q: one key)
+                raise BarbuError(f"{cw}: card_points names {ku} twice ({k!r} again)")
             spec.append((ku, _frac(v, f"{cw}: card_points.{k}")))
         last = _numbers(cw, "last_tricks", t.get("last_tricks", []))
         if len(last) > ntricks:

@@ -287,3 +287,24 @@ def test_contract_names_with_accents_however_composed():
     r = load_rules("tournament")
     assert r.contract("re\u0301ussite").id == "dominoes"
     assert r.contract("PAS DE C\u0152URS").id == "no-hearts"
+
+
+def test_one_card_spelt_twice_empty_aliases_and_a_bom(tmp_path):
+    """card_points = {HK = -20, hk = -5} kept -5 without a word; blank aliases were
+    taken; a rules or match file starting with a byte-order mark was "not valid TOML"."""
+    from analyzer.match import score_match
+    for extra in ({"HK": -20, "hk": -5}, {"Q": -6, "q": -1}):
+        data = tomllib.loads(load_rules("tournament").to_toml())
+        data["contracts"]["no-king"]["card_points"] = extra
+        with pytest.raises(BarbuError, match="names .* twice"):
+            parse_rules(data)
+    data = tomllib.loads(load_rules("tournament").to_toml())
+    data["contracts"]["trumps"]["aliases"] = ["atout", " "]
+    with pytest.raises(BarbuError, match="aliases must be non-empty texts"):
+        parse_rules(data)
+    f = tmp_path / "bom.toml"
+    f.write_bytes(b"\xef\xbb\xbf" + load_rules("barbu-32").to_toml().encode())
+    assert load_rules(str(f)).deck == 32
+    m = tmp_path / "m.toml"
+    m.write_bytes(b"\xef\xbb\xbf" + b'rules = "barbu-32"\n')
+    assert score_match(m).to_json()["rules"] == "barbu-32"
