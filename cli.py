@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -500,8 +501,17 @@ def _check_repeats(cmd: Any, args: list[str]) -> None:
             seen[name] = flag
 
 
+class _Terminated(BaseException):
+    """SIGTERM (``kill``): unwinds like Ctrl-C, so that worker pools are stopped."""
+
+
+def _on_term(signum: int, frame: Any) -> None:
+    raise _Terminated()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line errors, exit status 2 for bad input."""
+    signal.signal(signal.SIGTERM, _on_term)
     _fit_output()
     cmd = typer.main.get_command(app)
     try:
@@ -524,6 +534,9 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         typer.echo("barbu: interrupted", err=True)
         sys.exit(130)
+    except _Terminated:
+        typer.echo("barbu: terminated", err=True)
+        sys.exit(143)
     except WorkerDied as e:  # not the input's fault: exit status 1
         typer.echo(f"barbu: error: {e}", err=True)
         sys.exit(1)

@@ -615,6 +615,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         else:
             n_workers = workers if workers is not None else (os.cpu_count() or 1)
             backend = "serial" if n_workers == 1 or len(tasks) <= 1 else "processes"
+            # (the summary reports the processes used: never more than the chunks)
+            n_workers = 1 if backend == "serial" else min(n_workers, len(tasks))
             results = _run_serial(tasks) if backend == "serial" else _run_processes(
                 tasks, n_workers)
         try:

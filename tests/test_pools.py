@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +39,30 @@ def test_workers_leave_ctrl_c_to_the_parent():
         os.kill(pool._barbu_workers[0].pid, signal.SIGINT)
         assert pending.get(timeout=30) == 1.0
         assert list(watched(pool, pool.imap(_nap, [0.0, 0.0]))) == [0.0, 0.0]
+
+
+def test_workers_end_with_their_parent(tmp_path):
+    """`kill` of barbu stats left its workers solving for minutes, then printing
+    broken-pipe tracebacks: a worker now ends when its parent does (Linux)."""
+    import subprocess
+    import sys
+    if not sys.platform.startswith("linux"):
+        pytest.skip("parent-death signal is Linux's")
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, signal, sys, time\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        "from analyzer.pools import fork_pool\n"
+        "pool = fork_pool(1)\n"
+        "pool.apply_async(time.sleep, (60,))\n"
+        "time.sleep(0.5)\n"
+        "print(pool._barbu_workers[0].pid, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n")
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       timeout=60)
+    worker = int(p.stdout.split()[0])
+    for _ in range(50):
+        if not os.path.exists(f"/proc/{worker}"):
+            break
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{worker}")
