@@ -511,7 +511,10 @@ def _on_term(signum: int, frame: Any) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line errors, exit status 2 for bad input."""
-    signal.signal(signal.SIGTERM, _on_term)
+    try:
+        signal.signal(signal.SIGTERM, _on_term)
+    except ValueError:  # (main called from another thread: keep the default)
+        pass
     _fit_output()
     cmd = typer.main.get_command(app)
     try:
