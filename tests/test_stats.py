@@ -221,47 +221,45 @@ def test_a_chunk_with_other_deals_is_refused(serial, tmp_path):
     """Only the deals table's deal numbers were checked: a values file copied from
     another chunk, or a whole chunk from a run of another seed, was read as this one."""
     ref = serial[0]
-    mixed = tmp_path / "mixed"
-    shutil.copytree(ref, mixed)
-    shutil.copy(mixed / "chunks" / "000001" / "values.parquet",
-                mixed / "chunks" / "000000" / "values.parquet")
-    with pytest.raises(BarbuError, match="chunk 0's files are not the ones it wrote"):
-        S.load_dataset(mixed)
-    (mixed / "chunks" / "000000" / "chunk.json").unlink()  # (a chunk of an older version)
-    with pytest.raises(BarbuError, match="chunk 0 does not hold the deals"):
-        S.load_dataset(mixed)
+
+    def spliced(name: str, source: Path, chunk: int) -> Path:
+        """The reference dataset with chunk ``chunk``'s folder, or one of its files,
+        replaced by ``source``."""
+        d = tmp_path / name
+        shutil.copytree(ref, d)
+        dest = d / "chunks" / f"{chunk:06d}"
+        if source.is_dir():
+            shutil.rmtree(dest)
+            shutil.copytree(source, dest)
+        else:
+            shutil.copy(source, dest / source.name)
+        return d
+
+    def refused(d: Path, chunk: int, older_message: str | None = None) -> None:
+        with pytest.raises(BarbuError, match=f"chunk {chunk}'s files are not the ones"):
+            S.load_dataset(d)
+        if older_message:  # the same chunk without its record (an older version)
+            (d / "chunks" / f"{chunk:06d}" / "chunk.json").unlink()
+            with pytest.raises(BarbuError, match=older_message):
+                S.load_dataset(d)
+
+    refused(spliced("mixed", ref / "chunks" / "000001" / "values.parquet", 0), 0,
+            "chunk 0 does not hold the deals")
     other = tmp_path / "other"
     S.run_stats(other, deals=3, workers=1, chunk_size=1, **{**CHEAP, "seed": CHEAP["seed"] + 1})
-    foreign = tmp_path / "foreign"
-    shutil.copytree(ref, foreign)
-    shutil.rmtree(foreign / "chunks" / "000001")
-    shutil.copytree(other / "chunks" / "000001", foreign / "chunks" / "000001")
-    with pytest.raises(BarbuError, match="chunk 1's files are not the ones it wrote"):
-        S.load_dataset(foreign)
-    (foreign / "chunks" / "000001" / "chunk.json").unlink()
-    with pytest.raises(BarbuError, match="copied from another run"):
-        S.load_dataset(foreign)
+    refused(spliced("foreign", other / "chunks" / "000001", 1), 1, "copied from another run")
     # one table from the same chunk of a run of another seed: its deal numbers fit
-    same = tmp_path / "same"
-    shutil.copytree(ref, same)
-    shutil.copy(other / "chunks" / "000000" / "values.parquet",
-                same / "chunks" / "000000" / "values.parquet")
-    with pytest.raises(BarbuError, match="chunk 0's files are not the ones it wrote"):
-        S.load_dataset(same)
+    refused(spliced("same", other / "chunks" / "000000" / "values.parquet", 0), 0)
     # a whole chunk of a run with the same seed but other contracts: its deals fit
     narrow = tmp_path / "narrow"
     S.run_stats(narrow, deals=3, workers=1, chunk_size=1,
                 **{**CHEAP, "contracts": "no-king"})
-    alike = tmp_path / "alike"
-    shutil.copytree(ref, alike)
-    shutil.rmtree(alike / "chunks" / "000002")
-    shutil.copytree(narrow / "chunks" / "000002", alike / "chunks" / "000002")
+    alike = spliced("alike", narrow / "chunks" / "000002", 2)
     with pytest.raises(BarbuError, match="chunk 2's files are not the ones it wrote.*"
                                          "--resume"):
         S.load_dataset(alike)
     (alike / "chunks" / "000002" / "chunk.json").write_text("[" * 100000 + "]" * 100000)
-    with pytest.raises(BarbuError, match="chunk 2's files are not the ones it wrote"):
-        S.load_dataset(alike)
+    refused(alike, 2)
 
 
 def test_a_stray_first_manifest_does_not_block_a_new_run(tmp_path):
