@@ -381,18 +381,9 @@ def report(
     as_json: bool = typer.Option(False, "--json", help='Print {"files": [the files written]}.'),
 ) -> None:
     """Tables and figures from a `barbu stats` dataset: HTML, Markdown or PNG."""
-    from reports.html import build_report
+    from reports.html import build_report, report_format
 
-    if fmt is None:
-        ext = out.suffix.lower().lstrip(".") if out is not None else ""
-        ext = "html" if ext == "htm" else ext
-        if ext and ext not in ("html", "md", "png"):
-            raise BarbuError(f"--out {out}: name the report .html, .md or .png, or give "
-                             "--format")
-        fmt = ext or "html"
-    fmt = fmt.strip().lower()
-    if fmt not in ("html", "md", "png"):
-        raise BarbuError(f"bad --format {fmt!r}: expected html, md or png")
+    fmt = report_format(out, fmt)
     files = build_report(data_dir, out if out is not None else Path(f"report.{fmt}"), fmt)
     if as_json:
         _emit({"files": [str(p) for p in files]})

@@ -258,6 +258,31 @@ def _write_png(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
     return [out]
 
 
+def report_format(out_path: str | Path | None, fmt: str | None) -> str:
+    """The report's format: ``fmt`` (any case), else the extension of ``out_path``
+    (``.htm`` is HTML), else HTML; an unknown format, an unknown extension without
+    ``fmt``, or an extension that names another format is refused.
+
+    >>> report_format("r.MD", None), report_format(None, "PNG"), report_format("r", None)
+    ('md', 'png', 'html')
+    """
+    given = Path(out_path).suffix.lower().lstrip(".") if out_path is not None else ""
+    ext = "html" if given == "htm" else given
+    if fmt is None:
+        if ext and ext not in FORMATS:
+            raise BarbuError(f"--out {out_path}: name the report .html, .md or .png, or "
+                             "give --format")
+        return ext or "html"
+    fmt = str(fmt).strip().lower()
+    if fmt not in FORMATS:
+        raise BarbuError(f"bad report format {fmt!r} (--format): expected one of "
+                         + ", ".join(FORMATS))
+    if ext in FORMATS and ext != fmt:
+        raise BarbuError(f"--out {out_path} names a .{given} file but the format is {fmt}: "
+                         f"give --format {ext}, or another name")
+    return fmt
+
+
 def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
                  ) -> list[Path]:
     """Write the report of a statistics dataset.
@@ -285,13 +310,7 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
         Unknown format, a folder that is not a readable dataset, or one with no solved
         deal yet.
     """
-    if fmt not in FORMATS:
-        raise BarbuError(f"bad report format {fmt!r}: expected one of " + ", ".join(FORMATS))
-    given = Path(out_path).suffix.lower().lstrip(".")
-    ext = "html" if given == "htm" else given
-    if ext in FORMATS and ext != fmt:
-        raise BarbuError(f"--out {out_path} names a .{given} file but the format is {fmt}: "
-                         f"give --format {ext}, or another name")
+    fmt = report_format(out_path, fmt)
     man = read_manifest(data_dir)
     data = load_dataset(data_dir)
     if data["values"].height == 0:
