@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import typer
 
-from analyzer.errors import BarbuError, check_given
+from analyzer.errors import BarbuError, check_given, check_workers
 from analyzer.pools import WorkerDied
 
 app = typer.Typer(
@@ -141,9 +141,9 @@ def solve(
 
 
 def _solve_batch(path: str, opts: dict[str, Any], workers: int) -> None:
-    from analyzer.batch import check_workers_option, read_batch, run_batch
+    from analyzer.batch import read_batch, run_batch
 
-    check_workers_option(workers)
+    check_workers(workers)
     jobs = read_batch(sys.stdin if path == "-" else path, opts)
     show = sys.stderr.isatty()
     failed = 0

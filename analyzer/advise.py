@@ -56,7 +56,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_hand, as_seat, card_name, format_hand
-from analyzer.errors import BarbuError, check_whole
+from analyzer.errors import BarbuError, check_whole, check_workers
 from analyzer.pools import fork_pool, wait_for
 from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, game_fingerprint,
                             load_rules, same_game_as_builtin)
@@ -1153,7 +1153,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         check_whole(seed, "--seed", 0)
         seed = int(seed)
     if workers is not None:
-        check_whole(workers, "--workers", 0, "0 (every core) or more")
+        check_workers(workers)
         workers = int(workers)
     if not isinstance(race, (bool, np.bool_)):
         raise BarbuError(f"bad race {race!r}: true or false")

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping, TextIO
 
-from analyzer.errors import BarbuError, check_whole
+from analyzer.errors import BarbuError, check_workers
 from analyzer.jobs import batch_worker, parse_batch_line
 from analyzer.pools import fork_pool, watched
 
@@ -66,16 +66,11 @@ def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
     return jobs
 
 
-def check_workers_option(workers: int) -> None:
-    """``--workers``: 0 (every core) or a positive count."""
-    check_whole(workers, "--workers", 0, "0 (every core) or more")
-
-
 def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
               ) -> Iterator[dict[str, Any]]:
     """Solve every job, yielding results in input order (``workers`` processes, 0: one
     a core)."""
-    check_workers_option(workers)
+    check_workers(workers)
     if workers == 0:
         workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) == 1:

@@ -27,6 +27,11 @@ def check_whole(value: object, option: str, least: int, expected: str | None = N
         raise BarbuError(f"bad {option} {value!r}: expected {what}")
 
 
+def check_workers(workers: object) -> None:
+    """``--workers``: 0 (every core) or a positive count of processes."""
+    check_whole(workers, "--workers", 0, "0 (every core) or more")
+
+
 def check_given(options: dict[str, object]) -> None:
     """Raise :class:`BarbuError` for a command-line option given as empty text (``-c ""``,
     from an unset shell variable, say): it would otherwise read as "not given" and answer

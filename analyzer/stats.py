@@ -37,7 +37,7 @@ import numpy as np
 import polars as pl
 
 from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
-from analyzer.errors import BarbuError, check_whole
+from analyzer.errors import BarbuError, check_whole, check_workers
 from analyzer.features import FEATURE_COLUMNS, deal_features
 from analyzer.options import contract_options
 from analyzer.pools import fork_pool, watched
@@ -540,7 +540,7 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         raise BarbuError(f"bad --deals {deals}: at most 1,000,000,000")
     check_whole(seed, "--seed", 0)
     if workers is not None:
-        check_whole(workers, "--workers", 0, "0 (every core) or more")
+        check_workers(workers)
         if workers == 0:  # as in solve and advise
             workers = None
     if scheduler and cluster:
