@@ -227,12 +227,10 @@ def advise_options(rules: Rules, seat: int, hand: Iterable[int],
     from analyzer.dominoes import dominoes_first_seat
     from analyzer.options import contract_options
     first = dominoes_first_seat(rules, seat)
-    hands = None
-    if first == seat:
-        hands = [frozenset()] * 4
-        hands[seat] = frozenset(hand)
+    hands = [frozenset()] * 4
+    hands[seat] = frozenset(hand)
     return [Option(rules.contracts[cid], t, k) for cid in remaining
-            for t, k in contract_options(rules, rules.contracts[cid], hands, first)]
+            for t, k in contract_options(rules, rules.contracts[cid], hands, first, seat)]
 
 
 # --------------------------------------------------------------------------- solving

@@ -256,11 +256,10 @@ class Job:
     def options(self) -> list[tuple[Contract, int | None, int | None]]:
         """Every option of the preset's match (:func:`analyzer.options.options`); an
         endgame (not a whole deal) has no Dominoes option: Dominoes needs every card."""
-        from analyzer.dominoes import dominoes_first_seat
         from analyzer.options import options
         whole = all(len(h) * 4 == self.rules.deck for h in self.hands)
-        return options(self.rules, hands=self.hands,
-                       first=dominoes_first_seat(self.rules, self.declarer), dominoes=whole)
+        return options(self.rules, hands=self.hands, first=self.first_player(),
+                       declarer=self.declarer, dominoes=whole)
 
     def run(self) -> dict[str, Any]:
         c = self.contract

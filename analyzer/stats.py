@@ -159,7 +159,7 @@ def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
             first = dominoes_first_seat(rules, decl)
             solved: list[tuple[Contract, int | None, int | None, Fraction]] = []
             for c in contracts:
-                for trump, rank in contract_options(rules, c, hands, first):
+                for trump, rank in contract_options(rules, c, hands, first, decl):
                     v = run(c, trump, rank, seat=decl)
                     solved.append((c, trump, rank, v))
                     t, k = _opt_names(trump, rank)

@@ -87,6 +87,19 @@ def test_table_of_every_contract_on_a_32_card_endgame():
         assert set(r) >= {"contract", "trump", "rank", "seat", "value"}
 
 
+def test_table_dominoes_follows_the_leader_given():
+    """With ``--leader E`` on a first-card preset, E plays Dominoes' first card and chooses
+    the rank: the table's Dominoes row is the solve without a rank (it used to list the
+    declarer's ranks, or fail when E held none of the declarer's first rank)."""
+    for deal in ("N:T987.T987.. ..AKQJT987. AKQJ.AKQJ.. ...AKQJT987",
+                 "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"):
+        rows = [r for r in ok_json("solve", deal, "-r", "barbu-32", "--leader", "E")["rows"]
+                if r["contract"] == "dominoes"]
+        one = ok_json("solve", deal, "-r", "barbu-32", "--leader", "E", "-c", "dominoes")
+        assert one["first"] == "E" and one["rank"] is None
+        assert [(r["rank"], r["value"]) for r in rows] == [(None, one["value"])]
+
+
 @pytest.mark.parametrize("args,needle", [
     (("solve", ENDGAME, "-c", "nope"), "unknown contract 'nope'"),
     (("solve", ENDGAME, "-c", "trumps"), "needs a trump suit"),

@@ -9,6 +9,7 @@ The unmarked tests run a small sample; ``pytest -m slow`` runs the full oracle s
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from dataclasses import replace
 from fractions import Fraction
 
@@ -23,6 +24,7 @@ from analyzer.errors import BarbuError
 from analyzer.rules import Contract, Rules, load_rules
 from tests.oracle import brute_card_values, brute_value
 
+ROOT = Path(__file__).resolve().parents[1]
 R32 = load_rules("classic-32")
 R52 = load_rules("fr-52")
 
@@ -239,6 +241,39 @@ def test_rank_table_fixed_and_first_card() -> None:
     assert [r for r, _ in table] == sorted({x % 13 for x in deal.hands[0]})
     free = solve_dominoes(deal, barbu, "dominoes", first=0, seat=0)
     assert free == max(v for _, v in table)
+
+
+def test_first_card_options_only_when_the_declarer_plays_first(tmp_path) -> None:
+    """``first-card`` Dominoes is one option per rank only when the declarer plays the
+    first card; when the seat on his left does (``dominoes_first = "left"``, or a
+    ``--leader``), the declarer names nothing: one option, rank None, that seat choosing
+    the first card in play. (It used to list that seat's ranks and credit the declarer
+    with the best of them, in the table of every option and in stats.)"""
+    from analyzer import stats as S
+    from analyzer.options import contract_options
+    barbu = load_rules("barbu-32")
+    c = barbu.contract("dominoes")
+    deal = random_deal(4, 32)
+    held = sorted({x % 13 for x in deal.hands[0]})
+    assert contract_options(barbu, c, deal.hands, 0, 0) == [(None, k) for k in held]
+    assert contract_options(barbu, c, deal.hands, 1, 0) == [(None, None)]
+    assert contract_options(barbu, c, deal.hands, 0) == [(None, None)]  # no declarer
+    text = (ROOT / "data/rules/classic-32.toml").read_text(encoding="utf-8")
+    text = text.replace('start = "fixed"', 'start = "first-card"').replace(
+        'start_rank = "T"', "").replace('name = "classic-32"', 'name = "classic-fc"')
+    assert 'dominoes_first = "left"' in text and "first-card" in text
+    path = tmp_path / "fc.toml"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "s"
+    S.run_stats(out, deals=1, seed=3, rules=str(path), contracts="dominoes", workers=1,
+                brackets="none")
+    v = S.load_dataset(out)["values"]
+    assert v.height == 4 and v["rank"].null_count() == 4
+    d = S.deal_for(3, 0, 32)
+    for decl, num, den in v.select("declarer", "value_num", "value_den").rows():
+        x = "NESW".index(decl)
+        assert Fraction(num, den) == solve_dominoes(d, load_rules(path), "dominoes",
+                                                    first=(x + 1) % 4, seat=x)
 
 
 def test_cards_lists_pass_when_nothing_is_playable() -> None:
