@@ -94,7 +94,7 @@ def solve(
                                         help="Cards already played to the current trick, e.g. SA,S2."),
     layout: Optional[str] = typer.Option(None, "--layout",
                                          help="Dominoes table in progress, e.g. \"S:5-9 H:- D:7 C:-\"."),
-    out: Optional[str] = typer.Option(None, "--out", help="Dominoes: seats already out, in order, e.g. EN."),
+    out: Optional[str] = typer.Option(None, "--out", help="Dominoes: seats already out, first out first, e.g. EN (needed when two or more are out)."),
     batch: Optional[str] = typer.Option(None, "--batch",
                                          help="File of jobs, one a line: a PBN deal or a JSON object "
                                               "{\"deal\": …, option: value}; '-' reads stdin."),

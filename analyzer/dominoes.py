@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import threading
 from fractions import Fraction
+from numbers import Integral
 from itertools import permutations
 from math import lcm
 from typing import Iterable, Sequence
@@ -239,12 +240,27 @@ def _objective(seat: int | str | Seat | None, weights: Sequence | None,
     return w, frozenset(as_seats(maximizers, "maximizers"))
 
 
+def _is_layout(layout: object) -> bool:
+    """Four items, each None or a pair of whole numbers (the API's layout)."""
+    def rank(x: object) -> bool:
+        return isinstance(x, Integral) and not isinstance(x, bool)
+    try:
+        runs = list(layout)  # type: ignore[call-overload]
+        return len(runs) == 4 and all(
+            run is None or (len(run) == 2 and rank(run[0]) and rank(run[1])) for run in runs)
+    except TypeError:
+        return False
+
+
 def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | Seat,
           start_rank: int | None, layout: Sequence[Run] | str | None,
           out: Sequence[int | str | Seat]) -> DominoesGame:
     f = as_seat(first, "seat to play first")
     if isinstance(layout, str):
         layout = parse_layout(layout, rules.deck, ace=c.ace)
+    elif layout is not None and not _is_layout(layout):
+        raise BarbuError(f"bad layout {layout!r}: expected a text like \"S:5-9 D:7\", or "
+                         "four runs (low rank, high rank) or None, one per suit S H D C")
     if isinstance(out, str):
         out = list(out.replace(",", ""))
     try:
@@ -254,6 +270,16 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     if len(set(outs)) != len(outs):
         names = "".join("NESW"[s] for s in outs)
         raise BarbuError(f"bad list of seats already out {names!r}: a seat is named twice")
+    empty = [p for p in range(4) if not hands[p]]
+    unlisted = [p for p in empty if p not in outs]
+    if unlisted and len(empty) >= 2:
+        # the places of seats already out depend on the order they went out in: never guess
+        raise BarbuError(f"{len(empty)} seats are already out "
+                         f"({''.join('NESW'[p] for p in empty)}): give the order they went "
+                         "out in with --out, first out first")
+    if not hands[f] and any(hands):
+        raise BarbuError(f"{Seat(f).name} is already out (no cards) and cannot play now: "
+                         "name the seat to play (--leader)")
     opened = layout is not None and any(run is not None for run in layout)
     if start_rank is None and c.start == "first-card" and opened:
         start_rank = _infer_start(rules, c, layout)

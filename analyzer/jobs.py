@@ -275,8 +275,11 @@ class Job:
             # is kept for the programs that read it)
             res["leader"] = res["first"] = Seat(self.first_player()).name
             if self.layout:
-                res["layout"] = self.layout if isinstance(self.layout, str) else str(
-                    self.layout)
+                from analyzer.dominoes import format_layout, parse_layout
+                lay = self.layout
+                if isinstance(lay, str):
+                    lay = parse_layout(lay, self.rules.deck, ace=c.ace)
+                res["layout"] = format_layout(lay)  # canonical: S H D C, every suit
             if self.rank is None and c.start == "named" and not self.layout:
                 if self.all_seats or self.cards:
                     raise BarbuError(f"{'--all-seats' if self.all_seats else '--cards'} "

@@ -100,6 +100,17 @@ def test_table_dominoes_follows_the_leader_given():
         assert [(r["rank"], r["value"]) for r in rows] == [(None, one["value"])]
 
 
+def test_dominoes_json_layout_is_canonical():
+    """The JSON echoes the layout in its canonical form (S H D C, every suit), not as
+    typed; two seats out need their order."""
+    deal = "N:A... ... K... ..."
+    d = ok_json("solve", deal, "-c", "dominoes", "--rank", "7", "--layout",
+                "♠:2-q h:x D:x C:x", "--out", "WE")
+    assert d["layout"] == "S:2-Q H:2-A D:2-A C:2-A" and d["value"] == -5
+    p = run("solve", deal, "-c", "dominoes", "--rank", "7", "--layout", "S:2-Q H:x D:x C:x")
+    assert p.returncode == 2 and "give the order they went out in with --out" in p.stderr
+
+
 @pytest.mark.parametrize("args,needle", [
     (("solve", ENDGAME, "-c", "nope"), "unknown contract 'nope'"),
     (("solve", ENDGAME, "-c", "trumps"), "needs a trump suit"),

@@ -428,6 +428,31 @@ def test_errors_are_one_line(rules: str, kw: dict, msg: str) -> None:
     assert "\n" not in str(e.value)
 
 
+def test_seats_out_need_their_order() -> None:
+    """Two or more seats out: their places depend on the order they went out in, so it
+    must be given, never guessed (it used to be taken as seat order, N E S W); a seat
+    out cannot be the one to play."""
+    from analyzer.cards import parse_hand
+    r = load_rules("tournament")
+    # N holds the spade ace, S the king; E and W are out; spades 2-Q on the table
+    hands = [parse_hand("A..."), set(), parse_hand("K..."), set()]
+    kw = dict(first=0, start_rank="7", layout="S:2-Q H:x D:x C:x")
+    for out in ((), "W", "E"):
+        with pytest.raises(BarbuError, match=r"2 seats are already out \(EW\)"):
+            solve_dominoes_all_seats(hands, r, "dominoes", out=out, **kw)
+    we = solve_dominoes_all_seats(hands, r, "dominoes", out="WE", **kw)
+    ew = solve_dominoes_all_seats(hands, r, "dominoes", out="EW", **kw)
+    assert (we[3], we[1]) == (ew[1], ew[3]) == (45, 20)
+    # one seat out: its place is known
+    hands1 = [parse_hand("A..."), set(), parse_hand("K..."), parse_hand("Q...")]
+    one = solve_dominoes_all_seats(hands1, r, "dominoes", first=0, start_rank="7",
+                                   layout="S:2-J H:x D:x C:x")
+    assert one[1] == 45
+    with pytest.raises(BarbuError, match="E is already out .no cards. and cannot play now"):
+        solve_dominoes(hands1, r, "dominoes", first=1, start_rank="7",
+                       layout="S:2-J H:x D:x C:x", seat=0)
+
+
 def test_not_a_dominoes_contract() -> None:
     with pytest.raises(BarbuError, match="not a dominoes contract"):
         solve_dominoes(random_deal(1), R52, "no-tricks", first=0, start_rank=3)
