@@ -1173,7 +1173,10 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     # the doubling brackets: 6 solves a deal (3 bets, both ends), the opponents' ends
     # seconds to minutes each on 52 cards (No Tricks on the README hand: up to 197 s;
     # BENCHMARKS.md, "Advisor", twenty-eighth session)
-    dear_brackets = r.deck == 52 and r.doubling and doubling != "none"
+    # (Dominoes' brackets take milliseconds: no note when it is the only contract left;
+    # Trumps' are slow although its value is not, 107 s for 4 deals with --doubling all)
+    dear_brackets = (r.deck == 52 and r.doubling and doubling != "none"
+                     and any(not r.contracts[cid].is_dominoes for cid in rem))
     brackets = (f"the doubling brackets of {'each' if doubling == 'all' else 'the best'} "
                 "option add 6 solves a deal, seconds to minutes each (--doubling none "
                 "skips them)")

@@ -487,6 +487,10 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
     assert advise("AKQJT98765432...", rules="tournament", remaining="trumps", samples=1,
                   seed=1, doubling="none", warn=warn)["samples"] == 1
     assert len(seen) == 2
+    # Dominoes alone: its brackets take milliseconds, nothing to warn about
+    assert advise("AK72.Q5.A963.KJ4", rules="tournament", remaining="dominoes",
+                  samples=1, seed=1, warn=warn)["samples"] == 1
+    assert len(seen) == 2
     seen.clear()
     assert A.slow_contracts("tournament", None) == ["no-tricks", "no-queens", "no-last-two",
                                                     "no-hearts"]
