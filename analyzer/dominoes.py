@@ -459,8 +459,9 @@ def solve_dominoes(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules |
         The cards on the table (:func:`parse_layout`); cards on the table plus cards in
         hands must make the whole deck.
     out : seats, optional
-        Seats already out, in the order they went out (seats with no cards that are not
-        listed count as out after those, in seat order, as the engine does).
+        Seats already out, in the order they went out, first out first. Needed when two
+        or more seats hold no cards (their places depend on that order); one seat with
+        no cards is out first.
     seat : seat, optional
         Guaranteed value of this seat (the others minimise it). Default: the seat to play.
     weights, maximizers : optional

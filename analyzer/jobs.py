@@ -109,6 +109,14 @@ def _check_types(job: Mapping[str, Any]) -> None:
             raise BarbuError(f"bad {k} {v!r}: expected {want}")
 
 
+def _dominoes_objective(seat: int | None, side: tuple[int, ...] | None) -> dict[str, Any]:
+    """Dominoes' objective: a seat's guaranteed value, or a side's combined places (its
+    seats maximising together, as ``solve``'s ``side``)."""
+    if side:
+        return {"weights": [1 if p in side else 0 for p in range(4)], "maximizers": side}
+    return {"seat": seat}
+
+
 # --------------------------------------------------------------------------- the job
 class Job:
     """A validated solve job (see the module docstring)."""
@@ -185,8 +193,6 @@ class Job:
                     raise BarbuError(f"{c.id} has no trump suit: drop --trump")
                 if self.trick:
                     raise BarbuError("dominoes has no tricks: drop --trick")
-                if self.side:
-                    raise BarbuError("dominoes takes --seat, not --side")
         elif self.trick or self.layout or self.out:
             raise BarbuError("name the contract (--contract) to solve a position in progress")
         elif self.trump is not None or self.rank is not None:
@@ -237,7 +243,7 @@ class Job:
             from analyzer.dominoes import solve_dominoes
             return solve_dominoes(self.hands, self.rules, c, first=self.first_player(),
                                   start_rank=rank, layout=self.layout, out=self.out,
-                                  seat=seat)
+                                  **_dominoes_objective(seat, side))
         from analyzer.solve import solve
         return solve(self.hands, self.rules, c, trump=trump, leader=self.leader,
                      seat=seat, side=side, trick=self.trick, node_limit=self.node_limit)
@@ -247,7 +253,8 @@ class Job:
             from analyzer.dominoes import solve_dominoes_cards
             return solve_dominoes_cards(self.hands, self.rules, c, first=self.first_player(),
                                         start_rank=self.rank, layout=self.layout,
-                                        out=self.out, seat=self.seat)
+                                        out=self.out,
+                                        **_dominoes_objective(self.seat, self.side))
         from analyzer.solve import solve_cards
         return solve_cards(self.hands, self.rules, c, trump=self.trump, leader=self.leader,
                            seat=self.seat, side=self.side, trick=self.trick,
@@ -320,6 +327,9 @@ class Job:
     def rank_table(self, c: Contract, res: dict[str, Any]) -> dict[str, Any]:
         """Every starting rank for the seat (the declarer by default), the best marked."""
         from analyzer.dominoes import dominoes_ranks
+        if self.side:
+            raise BarbuError("--side needs the starting rank: add --rank (the table of "
+                             "every rank is per seat)")
         seat = self.seat if self.seat is not None else self.declarer
         rows = []
         for k in dominoes_ranks(self.rules, c):

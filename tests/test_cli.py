@@ -100,6 +100,26 @@ def test_table_dominoes_follows_the_leader_given():
         assert [(r["rank"], r["value"]) for r in rows] == [(None, one["value"])]
 
 
+def test_dominoes_side_is_the_partnership():
+    """``--side NS`` in Dominoes: the two seats' places added, maximised together (it
+    was refused, though design.md offers --side for every contract)."""
+    from analyzer.cards import parse_deal
+    from analyzer.dominoes import solve_dominoes
+    deal = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+    d = ok_json("solve", deal, "-r", "classic-32", "-c", "dominoes", "--side", "NS")
+    assert d["side"] == "NS" and "seat" not in d
+    assert d["value"] == solve_dominoes(parse_deal(deal), "classic-32", "dominoes", first=1,
+                                        weights=[1, 0, 1, 0], maximizers=[0, 2])
+    cards = ok_json("solve", deal, "-r", "classic-32", "-c", "dominoes", "--side", "EW",
+                    "--cards")
+    assert cards["to_move"] == "E" and cards["cards"][0]["value"] == cards["value"]
+    p = run("solve", deal, "-r", "barbu-32", "-c", "dominoes", "--side", "NS")
+    assert p.returncode == 0, p.stderr
+    p = run("solve", "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 "
+            "432.AKQJ.T98.765", "-r", "fr-52", "-c", "dominoes", "--side", "NS")
+    assert p.returncode == 2 and "--side needs the starting rank" in p.stderr
+
+
 def test_dominoes_json_layout_is_canonical():
     """The JSON echoes the layout in its canonical form (S H D C, every suit), not as
     typed; two seats out need their order."""
