@@ -156,6 +156,9 @@ class Job:
             self.seat: int | None = as_seat(seat, "seat")
         else:
             self.seat = None if self.side else self.declarer
+        if seat_given and self.side and self.seat not in self.side:  # (as solve says it)
+            raise BarbuError(f"seat {Seat(self.seat).name} is not in side "
+                             f"{''.join(Seat(p).name for p in self.side)}")
         self.cards = bool(job.get("cards"))
         nl = job.get("node_limit")
         if nl is not None and (isinstance(nl, bool) or not isinstance(nl, int) or nl < 1

@@ -113,6 +113,8 @@ def test_dominoes_side_is_the_partnership():
     cards = ok_json("solve", deal, "-r", "classic-32", "-c", "dominoes", "--side", "EW",
                     "--cards")
     assert cards["to_move"] == "E" and cards["cards"][0]["value"] == cards["value"]
+    p = run("solve", deal, "-r", "classic-32", "-c", "dominoes", "--side", "NS", "--seat", "E")
+    assert p.returncode == 2 and "seat E is not in side NS" in p.stderr
     p = run("solve", deal, "-r", "barbu-32", "-c", "dominoes", "--side", "NS")
     assert p.returncode == 0, p.stderr
     p = run("solve", "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 "
