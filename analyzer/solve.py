@@ -73,8 +73,12 @@ PROBE = (100, 5000, 5)
 #: there (BENCHMARKS.md, forty-third session).
 ETC_TL = 10
 #: A paranoid value scored by cards only is tested from the top down when it can take
-#: at least this many values (No Hearts' 16, not No Queens' 5; ``P_DOWN``).
+#: at least this many values (No Hearts' 16, not No Queens' 5; ``P_DOWN``) and at most
+#: ``DOWN_MAX_VALUES``: a rules file with fine decimals (hearts at -0.333333) puts
+#: millions of grid steps between the bounds, and one test a step never ends; a binary
+#: search takes some 24 there.
 DOWN_MIN_VALUES = 8
+DOWN_MAX_VALUES = 64
 #: In a paranoid negative objective whose tricks do not all score the same, the
 #: defenders' plays inside a trick use the killer move (``solvers.tricks.P_KILL_F``); off
 #: only to measure what that saves.
@@ -526,7 +530,7 @@ class _Problem:
             # hand's deals 0-23 x0.93, AK93.KJ4.A72.KQ5's 0-11 x0.84; No Tricks, by
             # tricks, x1.15 on the random deals, so not there; BENCHMARKS.md,
             # twenty-first session)
-            P[K.P_DOWN] = (hi - lo) // g + 1 >= DOWN_MIN_VALUES
+            P[K.P_DOWN] = DOWN_MIN_VALUES <= (hi - lo) // g + 1 <= DOWN_MAX_VALUES
         P[K.P_EQ_SKIP] = EQ_SKIP
         # plays inside a trick use the killer move for the seats with one teammate
         # (bridge-like sides: fewer nodes; elsewhere more, BENCHMARKS.md, fifteenth
