@@ -1386,3 +1386,46 @@ def test_custom_stop_cards_with_other_points_match_the_oracle() -> None:
         got = solve(g.hands, r, cid, leader=g.leader, weights=w, maximizers=mx,
                     trick=list(g.trick), whole_hand=False)
         assert got == brute_value(g, w, mx), (i, cid, w, mx)
+
+
+def test_a_signal_stops_the_compiled_search() -> None:
+    """A signal's handler runs while the compiled search runs, not after it: the search
+    runs in a thread of its own, and the handler's exception stops it at its next node
+    (Ctrl-C used to wait for the search's end: minutes on 52 cards). The table is left
+    fit for the next solve."""
+    import signal
+    import threading
+    import traceback
+
+    class _Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise _Stop()
+
+    old = signal.signal(signal.SIGINT, stop)
+    # No Tricks on this deal: 13 s here, most of it in single null-window tests
+    deal = parse_deal("N:KT3.K7.A3.AKQT62 Q9.Q852.JT92.853 J72.AJT4.KQ854.4 A8654.963.76.J97")
+    timer = threading.Timer(1.0, lambda: signal.pthread_kill(threading.main_thread().ident,
+                                                             signal.SIGINT))
+    try:
+        timer.start()
+        with pytest.raises(_Stop) as e:
+            # (a table large enough not to grow: a signal during the growth's copy,
+            # outside the search, is handled when the copy ends, as any Python code's)
+            solve(deal, "tournament", "no-tricks", leader=0, seat=0, tt_bits=22)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
+    # raised while waiting for the search, which has stopped
+    assert "_kernel" in [f.name for f in traceback.extract_tb(e.value.__traceback__)]
+    for t in threading.enumerate():  # (a search that has returned ends at once)
+        if t.name == "barbu-search":
+            t.join(5)
+            assert not t.is_alive()
+    # the next solves (the pooled table reused) are right
+    d = random_deal(3, 52, 4)
+    game = TrickGame(load_rules("tournament"), load_rules("tournament").contracts["no-tricks"],
+                     d.hands, 0)
+    w, mx = objective(seat=0)
+    assert solve(d, "tournament", "no-tricks", leader=0, seat=0) == brute_value(game, w, mx)
