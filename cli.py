@@ -5,6 +5,7 @@ Every bad input ends as one line on stderr, ``barbu: error: …``, and exit stat
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -105,7 +106,9 @@ def solve(
                                                   "(about 2 million a second) with an error, "
                                                   "instead of waiting."),
     example: bool = typer.Option(False, "--example", help="Solve the built-in example deal."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON (one object); --batch always prints one JSON line per job."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (one object); --batch always prints one JSON line per job. "
+                                 "Values are numbers, or exact \"a/b\" strings where no decimal "
+                                 "holds them (a third of Ravage City's points)."),
 ) -> None:
     from analyzer.jobs import solve_job
     from analyzer.samples import example_deal
@@ -492,6 +495,12 @@ def _check_repeats(cmd: Any, args: list[str]) -> None:
             seen[name] = flag
 
 
+#: OSError numbers that mean "the output cannot be written" (other OSErrors are named
+#: as they are)
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EBADF,
+                 errno.EROFS}
+
+
 class _Terminated(BaseException):
     """SIGTERM (``kill``): unwinds like Ctrl-C, so that worker pools are stopped."""
 
@@ -536,14 +545,21 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except BrokenPipeError:
         sys.exit(0)
-    except OSError as e:  # the output cannot be written (a full disk, /dev/full)
-        try:
-            sys.stdout = open(os.devnull, "w")  # nothing more to flush at exit
-        except OSError:
-            pass
+    except MemoryError as e:  # (numpy's allocation errors among them)
+        typer.echo(f"barbu: error: out of memory: {' '.join(str(e).split())}", err=True)
+        sys.exit(1)
+    except OSError as e:
         where = f": {e.filename}" if e.filename else ""
-        typer.echo(f"barbu: error: cannot write the output: {e.strerror or e}{where}",
-                   err=True)
+        if e.errno in _WRITE_ERRNOS:  # the output cannot be written (a full disk, /dev/full)
+            try:
+                sys.stdout = open(os.devnull, "w")  # nothing more to flush at exit
+            except OSError:
+                pass
+            typer.echo(f"barbu: error: cannot write the output: {e.strerror or e}{where}",
+                       err=True)
+        else:  # (a library that cannot be loaded, under a memory limit say)
+            typer.echo(f"barbu: error: {' '.join(str(e.strerror or e).split())}{where}",
+                       err=True)
         sys.exit(1)
     except Exception as e:  # typer's (vendored) click errors, matched by shape
         name = type(e).__name__

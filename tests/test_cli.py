@@ -386,6 +386,24 @@ def test_an_output_that_cannot_be_written_is_one_line():
     assert p.stderr.strip() == "barbu: error: cannot write the output: No space left on device"
 
 
+@pytest.mark.parametrize("exc,want", [
+    ('MemoryError("Unable to allocate 32.0 MiB for an array")',
+     "barbu: error: out of memory: Unable to allocate 32.0 MiB for an array"),
+    ('OSError("Could not find/load shared object file \'libllvmlite.so\'")',
+     "barbu: error: Could not find/load shared object file 'libllvmlite.so'"),
+])
+def test_memory_and_load_failures_are_one_line(exc, want):
+    """Running out of memory printed a traceback; a library that cannot be loaded was
+    called "cannot write the output"."""
+    code = ("import cli\nimport analyzer.jobs as J\n"
+            f"def boom(*a, **k):\n    raise {exc}\n"
+            "J.Job.run = boom\n"
+            f"cli.main(['solve', {ENDGAME!r}, '-c', 'no-tricks'])\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 1 and p.stderr.strip() == want, p.stderr
+
+
 def test_deal_streams_its_deals():
     """barbu deal prints deal by deal: a huge --count piped into head answers at once
     (it built every deal before printing the first)."""
