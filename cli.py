@@ -311,7 +311,7 @@ def score(
 # ------------------------------------------------------------------------------ stats
 @app.command()
 def stats(
-    deals: int = typer.Option(..., "--deals", "-n", help="How many random deals."),
+    deals: int = typer.Option(..., "--deals", "-n", help="How many random deals (1 to 10,000,000)."),
     out: Path = typer.Option(..., "--out", "-o", help="Dataset directory (Parquet chunks)."),
     seed: int = typer.Option(0, "--seed", help="Seed: deal i depends only on (seed, i)."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r",

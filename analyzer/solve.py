@@ -33,7 +33,7 @@ import numpy as np
 from analyzer.cards import Deal, Seat, as_seat, as_seats, as_weights, card_name, parse_hands
 from analyzer.compile import CompiledContract, card_bitpos, compile_contract
 from analyzer.engine import TrickGame
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, check_whole
 from analyzer.rules import Contract, Rules, load_rules
 from solvers import tricks as K
 
@@ -54,6 +54,8 @@ MAX_TT_BITS = 28
 #: 2^23, 359 M in 2^24; deal 16, No Hearts, 392 M -> 301 M (BENCHMARKS.md, twenty-seventh
 #: session).
 GROW_TT_BITS = 24
+#: The largest table a caller may ask for (``tt_bits``): 2^26 entries, some 7 GB.
+MAX_TT_BITS = 26
 #: Skip the moves found alike to a searched one after it (``solvers.tricks._eq_later``);
 #: off only to measure what that saves.
 EQ_SKIP = True
@@ -370,6 +372,11 @@ class _Problem:
         self.grid = g
         # key layout: word 0 = leader/tricks/bonus state, (ravage counts), then the hands
         words = 2 + (1 if rav else 0) + (rules.deck * cc.class_bits + 63) // 64
+        if tt_bits is not None:
+            check_whole(tt_bits, "tt_bits", 4, f"a whole number from 4 to {MAX_TT_BITS}")
+            if tt_bits > MAX_TT_BITS:  # (2^28 entries: some 27 GB)
+                raise BarbuError(f"bad tt_bits {tt_bits!r}: expected a whole number from 4 "
+                                 f"to {MAX_TT_BITS}")
         bits = _default_tt_bits(self.tl) if tt_bits is None else int(tt_bits)
         # problems alike (the same contract, objective and position size) tend to need
         # alike tables: start at the least size each of the last HINT_RUN of them needed
@@ -773,7 +780,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     tt_bits : int, optional
         Transposition table size, ``2 ** tt_bits`` entries (default by position size:
         12 up to 4 tricks, 16 up to 8, 17 above, and a search that fills it goes on in a
-        larger one, up to 2 ** 24, with what it stored; about 100 bytes an entry).
+        larger one, up to 2 ** 24, with what it stored; about 100 bytes an entry); 4 to 26.
     node_limit : int, optional
         Give up (BarbuError) after this many search nodes; default: no limit.
     bounds : (low, high), optional

@@ -478,6 +478,10 @@ def _run_dask(client: Any, tasks: list[ChunkTask]
 
 
 # --------------------------------------------------------------------------- the runner
+#: The most deals one run takes.
+MAX_DEALS = 10 ** 7
+
+
 def default_chunk_size(deals: int) -> int:
     """Deals per chunk: about 200 chunks for a big run, at most 25 deals, at least 1."""
     return max(1, min(25, math.ceil(deals / 200)))
@@ -536,8 +540,11 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     """
     t0 = time.perf_counter()
     check_whole(deals, "--deals", 1)
-    if deals > 10 ** 9:
-        raise BarbuError(f"bad --deals {deals}: at most 1,000,000,000")
+    if deals > MAX_DEALS:
+        # (every chunk's task is built up front, 400,000 of them at this cap: some
+        # 10^9 deals needed 12 GB before the first solve; 10^7 deals of 32 cards are
+        # already weeks of CPU)
+        raise BarbuError(f"bad --deals {deals}: at most {MAX_DEALS:,}")
     check_whole(seed, "--seed", 0)
     if workers is not None:
         check_workers(workers)

@@ -395,6 +395,7 @@ def test_workers_zero_means_every_core(tmp_path):
 @pytest.mark.parametrize("kw, msg", [
     (dict(deals=0), "bad --deals"),
     (dict(deals=10 ** 20), "bad --deals .*at most"),
+    (dict(deals=10 ** 7 + 1), "bad --deals 10000001: at most 10,000,000"),
     (dict(deals=2, seed=-1), "bad --seed"),
     (dict(deals=2, workers=-1), "bad --workers"),
     (dict(deals=2, resume=True), "cannot resume .*: no run there"),
