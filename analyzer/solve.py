@@ -417,8 +417,11 @@ class _Problem:
         P[K.P_TRUMP_EXACT] = cc.trump >= 0 and (cc.lead_must_beat or (
             cc.void_must_ruff and cc.must_overtrump))
         tvals = {int(cc.tpl[k]) for k in range(1, self.tl + 1)}
+        # (not with forced discards: the team counts let a void partner discard what he
+        # likes, and a forced discard can take his entry; no preset has them here, its
+        # forced cards all scoring)
         P[K.P_QT] = (len(tvals) == 1 and 0 not in tvals and not bonus_t and not bonus_c
-                     and not rav and cc.stop_mask == 0
+                     and not rav and cc.stop_mask == 0 and cc.forced_mask == 0
                      and not pin.any())
         P[K.P_QT_HB] = int(QT_HB)
         # tricks left up to which every trick scores the same nonzero amount (the

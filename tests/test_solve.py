@@ -1429,3 +1429,32 @@ def test_a_signal_stops_the_compiled_search() -> None:
                      d.hands, 0)
     w, mx = objective(seat=0)
     assert solve(d, "tournament", "no-tricks", leader=0, seat=0) == brute_value(game, w, mx)
+
+
+def test_forced_discards_turn_the_quick_tricks_off() -> None:
+    """A contract scored by tricks alone with a forced discard (a rules file's): the
+    team's quick tricks let a void partner throw what he likes, but a forced discard can
+    take his entry. West, void in spades, must throw his club ace on East's spade ace:
+    the side takes 1 trick, not 2 (the quick tricks said 2, above every card's value)."""
+    import random
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    doc = tomllib.loads(load_rules("barbu-32").to_toml())
+    doc["variants"]["forced_discard"] = True
+    doc["contracts"]["ft"] = {"kind": "tricks", "trick_points": 1,
+                              "forced_discard_cards": ["CA"]}
+    r = parse_rules(doc, "forced.toml")
+    d = parse_deal("N:9.A.J. A...JT Q7...Q .8.9.A")
+    game = TrickGame(r, r.contracts["ft"], d.hands, 1)
+    assert solve(d, r, "ft", leader=1, side="EW") == brute_value(game, [0, 1, 0, 1],
+                                                                 [1, 3]) == 1
+    rng = random.Random(8)
+    for k in range(30):  # random 3-card positions, partnerships and seats
+        d = random_deal(600 + k, 32, 3)
+        lead = rng.randrange(4)
+        game = TrickGame(r, r.contracts["ft"], d.hands, lead)
+        side = rng.choice(("NS", "EW"))
+        team = [0, 2] if side == "NS" else [1, 3]
+        w = [1 if p in team else 0 for p in range(4)]
+        assert solve(d, r, "ft", leader=lead, side=side) == brute_value(game, w, team), k
