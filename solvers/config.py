@@ -125,13 +125,20 @@ def _cache_dir() -> bool:
     """Point numba at a writable cache folder when its own places are not (a read-only
     install for a user without a writable home, in a container say): ``cache=True``
     would otherwise fail at import with "no locator available". Returns whether the
-    kernels can be cached at all. ``NUMBA_CACHE_DIR``, when set, is the user's choice."""
+    kernels can be cached at all. ``NUMBA_CACHE_DIR``, when set, is the user's choice,
+    where it can be written (otherwise the usual places, with a note)."""
+    global CACHE_NOTE
     try:
         from numba.core import config
     except ImportError:  # pragma: no cover - another numba
         return True
+    unwritable = ""
     if config.CACHE_DIR:
-        return True
+        if _writable(config.CACHE_DIR):
+            return True
+        # numba would fail at import ("no locator available"): the usual places instead
+        unwritable = config.CACHE_DIR
+        config.CACHE_DIR = ""
     candidates = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")]
     try:
         from numba.misc.appdirs import AppDirs
@@ -143,8 +150,11 @@ def _cache_dir() -> bool:
     choice = _cache_choice(candidates, fallback)
     if choice:
         config.CACHE_DIR = choice
-    global CACHE_NOTE
-    if choice == "":
+    if unwritable and choice != "":
+        CACHE_NOTE = (f"note: NUMBA_CACHE_DIR ({unwritable}) cannot be written: the "
+                      "compiled kernels are cached in "
+                      + (choice or "numba's usual folder") + " instead")
+    elif choice == "":
         CACHE_NOTE = ("note: no private place to cache the compiled kernels (the "
                       "installation and the home folder cannot take them, and "
                       f"{fallback} is not this user's alone): every run compiles them "
@@ -157,6 +167,61 @@ def _cache_dir() -> bool:
 CACHE_NOTE: str | None = None
 
 
+def _guard_cache_files() -> None:
+    """A damaged cache entry is a miss, and a cache that cannot be written is skipped.
+
+    numba reads its cache files without catching what a damaged file raises: a truncated
+    or emptied ``.nbi`` / ``.nbc`` (a disk that filled up, a killed copy) stopped every
+    later run with an unpickling traceback, for good, since numba never rewrote the file.
+    And a cache folder that cannot take a file (a full disk, another user's entry in a
+    shared folder) stopped the run with no answer. Here reading a bad entry finds
+    nothing (the kernel compiles, and the next save writes a fresh index), and a failed
+    save is dropped with a note: the answer never depends on the cache. Patched once, in
+    place; a numba whose cache classes look otherwise keeps its own behaviour."""
+    try:
+        from numba.core import caching
+        index_file = caching.IndexDataCacheFile
+        cache = caching.Cache
+        load_index, load = index_file._load_index, index_file.load
+        load_overload, save_overload = cache.load_overload, cache.save_overload
+    except (ImportError, AttributeError):  # pragma: no cover - another numba
+        return
+    if getattr(load_overload, "_barbu", False):
+        return
+
+    def _load_index(self):  # type: ignore[no-untyped-def]
+        try:
+            return load_index(self)
+        except Exception:  # damaged or unreadable: as if empty
+            return {}
+
+    def _load(self, key):  # type: ignore[no-untyped-def]
+        try:
+            return load(self, key)
+        except Exception:
+            return None
+
+    def _load_overload(self, sig, target_context):  # type: ignore[no-untyped-def]
+        try:
+            return load_overload(self, sig, target_context)
+        except Exception:  # (data that unpickles but cannot be rebuilt)
+            return None
+
+    def _save_overload(self, sig, data):  # type: ignore[no-untyped-def]
+        global CACHE_NOTE
+        try:
+            save_overload(self, sig, data)
+        except OSError as e:
+            where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+            CACHE_NOTE = ("note: the compiled kernels could not be cached: "
+                          f"{e.strerror or e}{where}; the next run compiles them again")
+
+    _load_overload._barbu = True  # type: ignore[attr-defined]
+    index_file._load_index, index_file.load = _load_index, _load
+    cache.load_overload, cache.save_overload = _load_overload, _save_overload
+
+
 _call_slots_at_call_site()
+_guard_cache_files()
 
 NUMBA_OPTS = dict(cache=_cache_dir(), nogil=True, **_no_nrt())

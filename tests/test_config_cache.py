@@ -42,3 +42,66 @@ def test_a_relative_place_is_never_taken(tmp_path, monkeypatch):
     assert config._cache_choice([str(blocker / "x"), "~/.cache/numba"],
                                 str(fallback)) == str(fallback)
     assert not (tmp_path / "~").exists()
+
+
+_KERNEL = '''
+import sys
+from numba import njit
+from solvers.config import NUMBA_OPTS
+import solvers.config as config
+
+@njit(**NUMBA_OPTS)
+def twice(x):
+    return 2 * x
+
+print(twice(21), twice.stats.cache_hits.get(twice.signatures[0], 0) if twice.signatures
+      else 0, config.CACHE_NOTE)
+'''
+
+
+def _run_kernel(tmp_path, env_extra: dict, pre: str = "") -> list[str]:
+    import subprocess
+    import sys
+    from pathlib import Path
+    mod = tmp_path / "kernel_mod.py"
+    mod.write_text(pre + _KERNEL)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), **env_extra}
+    p = subprocess.run([sys.executable, str(mod)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    return p.stdout.split(maxsplit=2)
+
+
+def test_a_damaged_cache_entry_is_compiled_again(tmp_path):
+    """A truncated or emptied cache file stopped every later run with an unpickling
+    traceback (or a false "aborted"), for good; now it is a miss, and the next save
+    writes the entry again."""
+    cache = tmp_path / "cache"
+    env = {"NUMBA_CACHE_DIR": str(cache)}
+    assert _run_kernel(tmp_path, env)[:2] == ["42", "0"]   # compiled, saved
+    assert _run_kernel(tmp_path, env)[:2] == ["42", "1"]   # loaded
+    for damage in ("half", "empty", "junk"):
+        for f in list(cache.rglob("*.nbi")) + list(cache.rglob("*.nbc")):
+            data = f.read_bytes()
+            f.write_bytes(data[:len(data) // 2] if damage == "half"
+                          else b"" if damage == "empty" else b"\x80junk" * 9)
+        assert _run_kernel(tmp_path, env)[:2] == ["42", "0"], damage  # compiled again
+        assert _run_kernel(tmp_path, env)[:2] == ["42", "1"], damage  # and saved
+
+
+def test_a_cache_that_cannot_be_written_is_skipped_with_a_note(tmp_path):
+    """A full disk (or another user's entry in a shared folder) stopped the run with
+    "cannot write the output" and no answer; NUMBA_CACHE_DIR that cannot be written
+    failed at import ("no locator available")."""
+    full = ("import errno\nfrom numba.core import caching\n"
+            "def _full(self, path):\n"
+            "    raise OSError(errno.ENOSPC, 'No space left on device', path)\n"
+            "caching.IndexDataCacheFile._open_for_write = _full\n")
+    out = _run_kernel(tmp_path, {"NUMBA_CACHE_DIR": str(tmp_path / "c")}, pre=full)
+    assert out[0] == "42" and out[2].startswith(
+        "note: the compiled kernels could not be cached: No space left on device")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out = _run_kernel(tmp_path, {"NUMBA_CACHE_DIR": str(blocker / "cache")})
+    assert out[0] == "42" and out[2].startswith(
+        f"note: NUMBA_CACHE_DIR ({blocker / 'cache'}) cannot be written")
