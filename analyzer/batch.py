@@ -16,7 +16,7 @@ from typing import Any, Iterator, Mapping, TextIO
 
 from analyzer.errors import BarbuError, check_workers
 from analyzer.jobs import batch_worker, parse_batch_line
-from analyzer.pools import fork_pool, watched
+from analyzer.pools import fork_pool, load_kernels, watched
 
 
 def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
@@ -77,5 +77,6 @@ def run_batch(jobs: list[tuple[int, dict[str, Any]]], workers: int = 1
         for item in jobs:
             yield batch_worker(item)
         return
+    load_kernels()  # (inherited by the workers: each would load or compile them)
     with fork_pool(min(workers, len(jobs))) as pool:
         yield from watched(pool, pool.imap(batch_worker, jobs, chunksize=1))

@@ -40,7 +40,7 @@ from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
 from analyzer.errors import BarbuError, check_whole, check_workers
 from analyzer.features import FEATURE_COLUMNS, deal_features
 from analyzer.options import contract_options
-from analyzer.pools import fork_pool, watched
+from analyzer.pools import fork_pool, load_kernels, watched
 from analyzer.rules import Contract, Rules, load_rules
 
 #: Version of the dataset layout written in ``manifest.json``.
@@ -443,8 +443,11 @@ def _run_serial(tasks: list[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, p
 
 def _run_processes(tasks: list[ChunkTask], workers: int
                    ) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
-    # fork as analyzer.batch does: no re-import of the caller's main module, kernels
-    # already loaded are inherited
+    # fork as analyzer.batch does: no re-import of the caller's main module, and the
+    # kernels loaded here first are inherited (each worker would load or compile them)
+    kinds = [tasks[0].rules.contracts[cid] for cid in tasks[0].contracts]
+    load_kernels(tricks=any(c.is_tricks for c in kinds),
+                 dominoes=any(c.is_dominoes for c in kinds))
     pool = fork_pool(min(workers, len(tasks)))
     ok = False
     try:

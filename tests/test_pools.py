@@ -66,3 +66,29 @@ def test_workers_end_with_their_parent(tmp_path):
             break
         time.sleep(0.1)
     assert not os.path.exists(f"/proc/{worker}")
+
+
+def test_the_kernels_are_loaded_before_the_workers_fork(tmp_path, monkeypatch):
+    """stats and solve --batch load the kernels they need in the parent, so the workers
+    inherit them (each loaded them, or on a cold cache compiled them, itself: twice the
+    CPU of one worker for a first run)."""
+    import analyzer.batch as B
+    import analyzer.stats as S
+    from analyzer import pools
+    from solvers import tricks as K
+    calls = []
+
+    def load(**kw):
+        calls.append(kw)
+        pools.load_kernels(**kw)
+
+    monkeypatch.setattr(S, "load_kernels", load)
+    S.run_stats(tmp_path / "s", deals=2, seed=1, rules="barbu-32", contracts="no-king",
+                workers=2, chunk_size=1, brackets="none")
+    assert calls == [{"tricks": True, "dominoes": False}]
+    assert K._solve.signatures  # (loaded here, once)
+    monkeypatch.setattr(B, "load_kernels", lambda **kw: calls.append(("batch", kw)))
+    jobs = [(i, {"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-tricks"})
+            for i in (1, 2)]
+    assert len(list(B.run_batch(jobs, workers=2))) == 2
+    assert calls[-1] == ("batch", {})
