@@ -254,6 +254,20 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
             raise BarbuError(f"raw result {fmt(x)} of {SEAT_NAMES[p]} is impossible in "
                              f"{contract.id}{why}")
     total = sum(raw, Fraction(0))
+    if contract.stop_when_taken and not contract.has_bonus and rules.total(contract) is None:
+        # the hand may stop before every point is taken: the stop cards' points are all
+        # there (it stops when they are all taken), the others' only in part
+        cards = rules.card_points(contract)
+        stop = sum((p for k, p in cards.items() if k in contract.stop_when_taken), Fraction(0))
+        rest = [p for k, p in cards.items() if k not in contract.stop_when_taken]
+        rest += [rules.trick_points(contract) * rules.tricks_per_hand,
+                 *rules.last_tricks(contract)]
+        lo = stop + sum((p for p in rest if p < 0), Fraction(0))
+        hi = stop + sum((p for p in rest if p > 0), Fraction(0))
+        if not lo <= total <= hi:
+            raise BarbuError(f"raw results {names} add up to {fmt(total)}, outside what a "
+                             f"{contract.id} hand can hand out ({fmt(lo)} to {fmt(hi)})")
+        return
     normal = _normal_total(rules, contract)
     allowed = {normal}
     for bonus in (contract.all_tricks_score, contract.all_cards_score):

@@ -276,11 +276,16 @@ class Rules:
                 + (c.ravage if c.ravage is not None else 0))
 
     def is_positive(self, contract: Contract | str) -> bool:
-        """Trumps and Dominoes (and bridge contracts): the contracts scored upwards."""
+        """Trumps and Dominoes (and bridge contracts): the contracts scored upwards. A
+        contract with trumps is positive by its points, not by its trumps: a rules file's
+        Trumps that hands out -2 a trick settles as the negative contracts."""
         c = self.contract(contract) if isinstance(contract, str) else contract
-        if c.is_dominoes or c.trumps:
+        if c.is_dominoes:
             return True
         t = self.total(c)
+        if c.trumps and t is None:  # (a bonus makes the total vary: the points' sign)
+            pts = [self.trick_points(c), *self.last_tricks(c), *self.card_points(c).values()]
+            return all(p >= 0 for p in pts) and any(p > 0 for p in pts)
         return t is not None and t > 0
 
     def to_toml(self) -> str:
@@ -585,7 +590,10 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
         kind = t.get("kind")
         if kind not in ("tricks", "dominoes"):
             raise BarbuError(f"{cw}: kind must be \"tricks\" or \"dominoes\", not {kind!r}")
-        aliases = tuple(t.get("aliases", []))
+        aliases = t.get("aliases", [])
+        if not isinstance(aliases, list):
+            raise BarbuError(f"{cw}: aliases must be a list of texts, not {aliases!r}")
+        aliases = tuple(aliases)
         if not all(isinstance(a, str) and a.strip() for a in aliases):
             raise BarbuError(f"{cw}: aliases must be non-empty texts, not "
                              f"{next(a for a in aliases if not isinstance(a, str) or not a.strip())!r}")
@@ -719,9 +727,24 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
     if hands % run:
         raise BarbuError(f"{where} [match]: hands = {hands} is not a whole number of runs "
                          f"of {run} (a declarer's run would be cut short)")
-    return Rules(name=str(data["name"]), description=str(data.get("description", "")),
-                 deck=deck, hands=hands, run=run, order=order, match_contracts=mc,
-                 variants=variants, contracts=contracts, source=source, raw={})
+    if run > len(mc):
+        raise BarbuError(f"{where} [match]: run = {run} is longer than the match's {len(mc)} "
+                         "contracts (a declarer plays each contract once a run)")
+    r = Rules(name=str(data["name"]), description=str(data.get("description", "")),
+              deck=deck, hands=hands, run=run, order=order, match_contracts=mc,
+              variants=variants, contracts=contracts, source=source, raw={})
+    if variants["undoubled_negative"] == "split":
+        # (the split shares a negative contract's total: both must exist)
+        if variants["doubles"] == "none":
+            raise BarbuError(f"{where} [variants]: undoubled_negative = \"split\" with "
+                             "doubles = \"none\" would play no negative contract: choose one")
+        for cid in mc:
+            if not r.is_positive(cid) and r.total(cid) is None:
+                raise BarbuError(f"{where} [contracts.{cid}]: undoubled_negative = "
+                                 "\"split\" shares a negative contract's total, and this "
+                                 "one has none (a bonus, or cards that end the hand, make "
+                                 "it vary)")
+    return r
 
 
 def _is_rank(x: Any) -> bool:

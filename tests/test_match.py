@@ -321,3 +321,24 @@ def test_only_the_documented_sample_paths_fall_back_to_the_package(tmp_path, mon
     f.write_text('rules = "nope"\n')
     with pytest.raises(BarbuError, match=r"match file .*m.toml: rules = 'nope': unknown"):
         score_match(f)
+
+
+def test_a_hand_that_stops_early_has_no_total_to_check():
+    """No King with the heart ace worth +2.5 and the hand ending when the king falls: the
+    ace may never be taken, so (0, -10, 0, 0) is a hand the engine plays; it was refused as
+    "not the total -7.5"."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    data = tomllib.loads(load_rules("tournament").to_toml())
+    nk = data["contracts"]["no-king"]
+    nk["card_points"] = {"HK": -10, "HA": 2.5}
+    nk["stop_when_taken"] = ["HK"]
+    r = parse_rules(data, "stop.toml")
+    assert r.total("no-king") is None
+    check_raw(r, r.contract("no-king"), tuple(Fraction(x) for x in (0, -10, 0, 0)))
+    check_raw(r, r.contract("no-king"), tuple(Fraction(x) for x in (2.5, -10, 0, 0)))
+    with pytest.raises(BarbuError, match="impossible"):
+        check_raw(r, r.contract("no-king"), tuple(Fraction(x) for x in (0, -10, 0, -5)))
+    with pytest.raises(BarbuError, match="outside what a no-king hand can hand out"):
+        check_raw(r, r.contract("no-king"), tuple(Fraction(x) for x in (0, 0, 0, 0)))

@@ -50,6 +50,15 @@ def _doc(**changes):
     return data
 
 
+def test_a_negative_trumps_contract_settles_as_a_negative_one():
+    """is_positive went by the trumps, not the points: a rules file's Trumps handing out
+    -2 a trick was settled by the positive contracts' rules (the sum rule, no split)."""
+    data = _doc(contracts__trumps__trick_points=-2)
+    r = parse_rules(data, "test.toml")
+    assert not r.is_positive("trumps") and r.is_positive("dominoes")
+    assert load_rules("tournament").is_positive("trumps")
+
+
 @pytest.mark.parametrize("changes,match", [
     ({"deck": 48}, "deck = 48 is impossible"),
     ({"colour": "red"}, "unknown key 'colour'"),
@@ -74,6 +83,14 @@ def _doc(**changes):
     ({"contracts__no-tricks__trick_points": -2 ** 60}, "is too large"),
     ({"contracts__dominoes__places": [45, 20, 1e300, 5]}, "places: .* is too large"),
     ({"contracts__no-tricks__trick_points": 0.1234567}, "too many decimals"),
+    ({"contracts__no-king__aliases": 5}, "aliases must be a list of texts, not 5"),
+    ({"match__run": 9, "match__hands": 36}, "run = 9 is longer than the match.s 7 contracts"),
+    ({"variants__undoubled_negative": "split", "variants__doubles": "none"},
+     "would play no negative contract"),
+    ({"variants__undoubled_negative": "split",
+      "contracts__no-king__stop_when_taken": ["HK"],
+      "contracts__no-king__card_points": {"HK": -20, "HA": -5}},
+     r"\[contracts.no-king\]: undoubled_negative = \"split\" shares"),
 ])
 def test_validation_names_the_problem(changes, match):
     with pytest.raises(BarbuError, match=match) as e:
