@@ -184,7 +184,12 @@ def parse_remaining(rules: Rules, remaining: str | Iterable[str] | None) -> tupl
     for x in items:
         if not str(x).strip():
             continue
-        c = rules.contract(str(x))
+        try:
+            c = rules.contract(str(x))
+        except BarbuError:  # (named against the match, not every contract defined)
+            raise BarbuError(f"unknown contract {str(x).strip()!r} in --remaining (the "
+                             f"match of preset {rules.name!r}: "
+                             + ", ".join(rules.match_contracts) + ")") from None
         if c.id not in rules.match_contracts:
             raise BarbuError(f"contract {c.id} is not in the match of preset {rules.name!r} "
                              "(expected one of " + ", ".join(rules.match_contracts) + ")")

@@ -447,7 +447,7 @@ def score_match(path: str | os.PathLike[str], rules: str | Rules | None = None) 
         if i % r.run == r.run - 1 or i == len(hands_in) - 1:
             runs.append(RunSummary(run=k + 1, declarer=decl, hands=i % r.run + 1,
                                    length=r.run, doubles_of_declarer=tuple(quota),  # type: ignore
-                                   quota=int(r.variants["quota"])))
+                                   quota=int(r.variants["quota"]) if r.doubling else 0))
     return MatchResult(path=str(path), title=title, rules=r, players=players,
                        first_declarer=first, hands=tuple(results), runs=tuple(runs))
 

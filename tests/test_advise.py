@@ -507,7 +507,7 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
     (dict(seat="X"), "bad seat"),
     (dict(samples=0), "at least 1"),
     (dict(samples="many"), "a number or auto"),
-    (dict(remaining="no-jacks"), "unknown contract"),
+    (dict(remaining="no-jacks"), "unknown contract .no-jacks. in --remaining .the match of preset"),
     (dict(doubling="some"), "bad --doubling"),
     (dict(constraints={"voids": {"E": "SHDC"}}), "cannot be met"),
 ])

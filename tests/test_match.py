@@ -342,3 +342,18 @@ def test_a_hand_that_stops_early_has_no_total_to_check():
         check_raw(r, r.contract("no-king"), tuple(Fraction(x) for x in (0, -10, 0, -5)))
     with pytest.raises(BarbuError, match="outside what a no-king hand can hand out"):
         check_raw(r, r.contract("no-king"), tuple(Fraction(x) for x in (0, 0, 0, 0)))
+
+
+def test_no_quota_where_nobody_may_double(tmp_path):
+    """A rules file with doubles = "none" and quota left out (the default, 2): the sheet
+    asked each player for 2 doubles nobody may make."""
+    import tomllib
+
+    data = load_rules("tournament").to_toml().replace('doubles = "any"', 'doubles = "none"')
+    data = "\n".join(line for line in data.splitlines() if not line.startswith("quota"))
+    assert tomllib.loads(data)["variants"]["doubles"] == "none"
+    (tmp_path / "nodbl.toml").write_text(data)
+    body = 'rules = "nodbl.toml"\n' + hand("N", "no-king", "[-20, 0, 0, 0]")
+    r = score_match(write(tmp_path, body))
+    assert r.runs[0].quota == 0 and not r.runs[0].short()
+    assert "Quota" not in render_match(r)
