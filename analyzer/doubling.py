@@ -240,10 +240,10 @@ def declarer_may_double_anyone(rules: Rules) -> bool:
     """Whether the declarer may double players who did not double him.
 
     ``tournament`` (sources 000, 001): no, he may only redouble. ``fr-52`` (source 002):
-    "any player may double any other". The explicit switch is
-    ``variants.declarer_doubles = "any" | "redouble"``; a preset without it is read as
-    "any" when ``positive_declarer_only`` is false and ``doubles = "any"`` (the fr-52
-    combination), else "redouble".
+    "any player may double any other". The switch is ``variants.declarer_doubles = "any"
+    | "redouble"`` (a rules file that leaves it out gets "redouble", as every variant
+    left out gets tournament's value; the reading from ``positive_declarer_only`` below
+    serves only a Rules built without it).
     """
     v = rules.variants.get("declarer_doubles")
     if v is not None:
