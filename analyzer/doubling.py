@@ -270,12 +270,13 @@ def validate_doubles(rules: Rules, contract: Contract | str, declarer: int,
         name = f"{SEAT_NAMES[d]}>{SEAT_NAMES[t]}"
         if mode == "none":
             raise BarbuError(f"illegal double {name}: preset {rules.name!r} has no doubling")
+        if (t, d) in doubles.pairs and not v["redouble"]:
+            # (the pair's second double is a redouble, whoever makes it: rules.md)
+            raise BarbuError(f"illegal double {name}: preset {rules.name!r} has no "
+                             f"redoubles, and {SEAT_NAMES[t]}>{SEAT_NAMES[d]} doubles the "
+                             "same pair")
         if d == decl:
-            if (t, d) in doubles.pairs:
-                if not v["redouble"] and not declarer_may_double_anyone(rules):
-                    raise BarbuError(f"illegal double {name}: preset {rules.name!r} has no "
-                                     "redoubles")
-            elif not declarer_may_double_anyone(rules):
+            if (t, d) not in doubles.pairs and not declarer_may_double_anyone(rules):
                 raise BarbuError(f"illegal double {name}: the declarer may only redouble a "
                                  "player who doubled him")
             if positive and v["positive_declarer_only"] and (t, d) not in doubles.pairs:

@@ -289,3 +289,22 @@ def test_above_lowest_nonnegative(raw):
     e = above_lowest(raw)
     assert min(e) == 0 and all(e[p] - e[q] == raw[p] - raw[q] for p in range(4)
                                for q in range(4))
+
+
+def test_no_redouble_whoever_would_make_it():
+    """redouble = false with declarer_doubles = "any" (fr-52's doubling, no redoubles):
+    the declarer's double back of his doubler is the pair's second double, a redouble;
+    score counted it as one and settled the pair twice, while advise said there was none."""
+    import tomllib
+
+    from analyzer.doubling import parse_doubles, validate_doubles
+    from analyzer.rules import parse_rules
+    data = tomllib.loads(load_rules("fr-52").to_toml())
+    data["variants"]["redouble"] = False
+    r = parse_rules(data, "nr.toml")
+    validate_doubles(r, "no-king", 0, parse_doubles("E>N"))
+    validate_doubles(r, "no-king", 0, parse_doubles("N>E"))  # (fr-52: anyone doubles anyone)
+    for text in (["E>N", "N>E"], ["E>S", "S>E"]):
+        with pytest.raises(BarbuError, match="has no redoubles"):
+            validate_doubles(r, "no-king", 0, parse_doubles(text))
+    validate_doubles(load_rules("fr-52"), "no-king", 0, parse_doubles(["E>N", "N>E"]))
