@@ -149,13 +149,17 @@ def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
 
 
 def value_by_trump_length(values: pl.DataFrame, features: pl.DataFrame,
-                          contract: str = "trumps") -> pl.DataFrame:
+                          contract: str | None = None) -> pl.DataFrame:
     """Trumps: mean value of a trump suit against the declarer's length in it.
 
     Every trump suit of every hand counts once. Columns ``trump_length, n, mean,
-    stderr`` (raw points); empty when the contract is not in the dataset.
+    stderr`` (raw points); empty when the contract is not in the dataset. ``contract``
+    None: the rows with a trump suit, whatever the contract's name (a rules file may
+    call Trumps "atout").
     """
-    v = values.filter((pl.col("contract") == contract) & pl.col("trump").is_not_null())
+    v = values.filter(pl.col("trump").is_not_null())
+    if contract is not None:
+        v = v.filter(pl.col("contract") == contract)
     lens = features.select("deal", pl.col("seat").alias("declarer"),
                            "len_s", "len_h", "len_d", "len_c")
     j = v.join(lens, on=["deal", "declarer"]).with_columns(
@@ -170,11 +174,14 @@ def value_by_trump_length(values: pl.DataFrame, features: pl.DataFrame,
 RANK_ORDER = "23456789TJQKA"
 
 
-def value_by_rank(values: pl.DataFrame, contract: str = "dominoes") -> pl.DataFrame:
+def value_by_rank(values: pl.DataFrame, contract: str | None = None) -> pl.DataFrame:
     """Dominoes: mean value for the declarer of each starting rank, and how often each is
     the best rank. Columns ``rank, n, mean, stderr, best_share`` (percent of hands where
-    that rank is best, ties split); ranks low to high; empty without ranks."""
-    v = values.filter((pl.col("contract") == contract) & pl.col("rank").is_not_null())
+    that rank is best, ties split); ranks low to high; empty without ranks. ``contract``
+    None: the rows with a rank, whatever the contract's name."""
+    v = values.filter(pl.col("rank").is_not_null())
+    if contract is not None:
+        v = v.filter(pl.col("contract") == contract)
     schema = {"rank": pl.String, "n": pl.UInt32, "mean": pl.Float64, "stderr": pl.Float64,
               "best_share": pl.Float64}
     if v.height == 0:

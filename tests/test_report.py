@@ -232,3 +232,14 @@ def test_html_report_renders_in_headless_chromium(dataset, tmp_path):
     data = shot.read_bytes()
     assert _png_size(data) == (1200, 2600)
     assert len(data) > 100_000  # figures drawn, not a blank page
+
+
+def test_trumps_and_dominoes_tables_whatever_their_names():
+    """A rules file may name Trumps "atout" and Dominoes "fan-tan": the report found them
+    by id and dropped both sections, though every trump suit and rank was stored."""
+    renamed = VALUES.with_columns(pl.col("contract").replace({"trumps": "atout",
+                                                              "dominoes": "fan-tan"}))
+    assert_frame_equal(T.value_by_trump_length(renamed, _features()),
+                       T.value_by_trump_length(VALUES, _features()))
+    assert_frame_equal(T.value_by_rank(renamed), T.value_by_rank(VALUES))
+    assert T.value_by_rank(renamed, "fan-tan").height == T.value_by_rank(VALUES).height
