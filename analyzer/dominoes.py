@@ -240,6 +240,14 @@ def _objective(seat: int | str | Seat | None, weights: Sequence | None,
     return w, frozenset(as_seats(maximizers, "maximizers"))
 
 
+def _iterable(x: object) -> bool:
+    try:
+        iter(x)  # type: ignore[call-overload]
+        return True
+    except TypeError:
+        return False
+
+
 def _is_layout(layout: object) -> bool:
     """Four items, each None or a pair of whole numbers (the API's layout)."""
     def rank(x: object) -> bool:
@@ -258,9 +266,12 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     f = as_seat(first, "seat to play first")
     if isinstance(layout, str):
         layout = parse_layout(layout, rules.deck, ace=c.ace)
-    elif layout is not None and not _is_layout(layout):
-        raise BarbuError(f"bad layout {layout!r}: expected a text like \"S:5-9 D:7\", or "
-                         "four runs (low rank, high rank) or None, one per suit S H D C")
+    elif layout is not None:
+        layout = list(layout) if _iterable(layout) else layout  # (an iterator read once)
+        if not _is_layout(layout):
+            raise BarbuError(f"bad layout {layout!r}: expected a text like \"S:5-9 D:7\", "
+                             "or four runs (low rank, high rank) or None, one per suit "
+                             "S H D C")
     if isinstance(out, str):
         out = list(out.replace(",", ""))
     try:
@@ -270,6 +281,9 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     if len(set(outs)) != len(outs):
         names = "".join("NESW"[s] for s in outs)
         raise BarbuError(f"bad list of seats already out {names!r}: a seat is named twice")
+    for p in outs:  # (named first: the order check below would hide it)
+        if hands[p]:
+            raise BarbuError(f"{Seat(p).name} is listed as out but still holds cards")
     empty = [p for p in range(4) if not hands[p]]
     unlisted = [p for p in empty if p not in outs]
     if unlisted and len(empty) >= 2:
@@ -502,6 +516,8 @@ def solve_dominoes_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]],
                              layout: Sequence[Run] | str | None = None,
                              out: Sequence[int | str | Seat] = ()) -> dict[int, Fraction]:
     """Guaranteed value of each seat (seat → value), same parameters as solve_dominoes."""
+    if layout is not None and not isinstance(layout, str) and _iterable(layout):
+        layout = list(layout)  # (solved four times: an iterator would be read once)
     return {s: solve_dominoes(deal_or_hands, rules, contract, first=first,
                               start_rank=start_rank, layout=layout, out=out, seat=s)
             for s in range(4)}

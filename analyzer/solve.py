@@ -45,7 +45,6 @@ from solvers import tricks as K
 #: table either way (through 2^21 and 2^23 as before: the same memory), about even
 #: (BENCHMARKS.md, "Trick solver", thirtieth session, item 12).
 DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 17}
-MAX_TT_BITS = 28
 #: With the default size, a search that fills the table moves what it stored into one
 #: with 4x the entries, then 2x, up to 2^24 (about 1.8 GB at the peak of the move), and
 #: goes on: a 52-card No Last Two deal that stored 17 M entries in 2^21 (emptying it 11
@@ -374,7 +373,7 @@ class _Problem:
         words = 2 + (1 if rav else 0) + (rules.deck * cc.class_bits + 63) // 64
         if tt_bits is not None:
             check_whole(tt_bits, "tt_bits", 4, f"a whole number from 4 to {MAX_TT_BITS}")
-            if tt_bits > MAX_TT_BITS:  # (2^28 entries: some 27 GB)
+            if tt_bits > MAX_TT_BITS:
                 raise BarbuError(f"bad tt_bits {tt_bits!r}: expected a whole number from 4 "
                                  f"to {MAX_TT_BITS}")
         bits = _default_tt_bits(self.tl) if tt_bits is None else int(tt_bits)
@@ -669,7 +668,7 @@ class _Problem:
         thread with a Python SIGINT or SIGTERM handler and a search of ``INTERRUPT_TL`` tricks or
         more, the search (which releases the GIL) runs in a thread of its own while this
         one waits; a handler's exception there sets the node limit to 1, which the
-        search reads at its next node and stops; the thread is joined and the exception
+        search reads at its next node and stops; once it has, the exception
         goes on. Elsewhere (pool workers ignore SIGINT; short searches end soon) a plain
         call, saving the thread's start (some 0.15 ms)."""
         if (self.tl < INTERRUPT_TL or threading.current_thread() is not threading.main_thread()
@@ -677,9 +676,15 @@ class _Problem:
             return K._solve(*args)
         out: list = []
         done = threading.Event()
+        lock = threading.Lock()
+        state = ["waiting"]  # -> "searching" (the search began), or "cancelled" (never will)
 
         def search() -> None:
             try:
+                with lock:
+                    if state[0] == "cancelled":
+                        return
+                    state[0] = "searching"
                 out.append(K._solve(*args))
             except BaseException as e:  # (re-raised below, in the caller's thread)
                 out.append(e)
@@ -687,16 +692,21 @@ class _Problem:
                 done.set()
 
         # (waits on an Event, not Thread.join: a join interrupted by a handler's
-        # exception marks a running thread as stopped in Python 3.11, bpo-45274)
-        threading.Thread(target=search, name="barbu-search", daemon=True).start()
+        # exception marks a running thread as stopped in Python 3.11, bpo-45274; and the
+        # start is inside the try: a handler may raise while start() waits for the thread)
+        limit = int(self.P[K.P_NODE_LIMIT])
         try:
+            threading.Thread(target=search, name="barbu-search", daemon=True).start()
             done.wait()
         except BaseException:
-            limit = int(self.P[K.P_NODE_LIMIT])
-            self.P[K.P_NODE_LIMIT] = 1  # the search stops at its next node
-            while True:  # never leave it running on the shared tables: wait, whatever comes
+            self.P[K.P_NODE_LIMIT] = 1  # a search under way stops at its next node
+            while True:  # never leave it running on the shared tables, whatever comes
                 try:
-                    if done.wait(0.05):
+                    with lock:
+                        if state[0] == "waiting":
+                            state[0] = "cancelled"  # (it will not begin)
+                        searching = state[0] == "searching"
+                    if not searching or done.wait(0.05):
                         break
                 except BaseException:
                     pass

@@ -212,6 +212,13 @@ def _guard_cache_files() -> None:
         try:
             save_overload(self, sig, data)
         except OSError as e:
+            # numba writes the index before the data: an index naming a data file that
+            # was not rewritten would load the previous version's code on the next run,
+            # so the index goes (the next run misses, and compiles)
+            try:
+                os.unlink(self._cache_file._index_path)
+            except (OSError, AttributeError):
+                pass
             where = f" ({e.filename})" if getattr(e, "filename", None) else ""
             CACHE_NOTE = ("note: the compiled kernels could not be cached: "
                           f"{e.strerror or e}{where}; the next run compiles them again")

@@ -59,14 +59,16 @@ print(twice(21), twice.stats.cache_hits.get(twice.signatures[0], 0) if twice.sig
 '''
 
 
-def _run_kernel(tmp_path, env_extra: dict, pre: str = "") -> list[str]:
+def _run_kernel(tmp_path, env_extra: dict, pre: str = "", factor: int = 2) -> list[str]:
     import subprocess
     import sys
     from pathlib import Path
     mod = tmp_path / "kernel_mod.py"
-    mod.write_text(pre + _KERNEL)
+    mod.write_text(_KERNEL.replace("2 * x", f"{factor} * x"))
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), **env_extra}
-    p = subprocess.run([sys.executable, str(mod)], cwd=tmp_path, env=env,
+    # (imported, not run as __main__: numba caches a module's functions by its file)
+    p = subprocess.run([sys.executable, "-c", pre + "import kernel_mod\n"], cwd=tmp_path,
+                       env=env,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
     return p.stdout.split(maxsplit=2)
@@ -105,3 +107,20 @@ def test_a_cache_that_cannot_be_written_is_skipped_with_a_note(tmp_path):
     out = _run_kernel(tmp_path, {"NUMBA_CACHE_DIR": str(blocker / "cache")})
     assert out[0] == "42" and out[2].startswith(
         f"note: NUMBA_CACHE_DIR ({blocker / 'cache'}) cannot be written")
+
+
+def test_a_failed_save_never_leaves_the_old_code_behind(tmp_path):
+    """numba writes the index before the data: when the data write failed after the
+    source changed, the index named the old data file and every later run loaded the
+    previous version's code (a wrong answer), while the note promised a recompile."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    assert _run_kernel(tmp_path, env)[:2] == ["42", "0"]
+    assert _run_kernel(tmp_path, env)[:2] == ["42", "1"]
+    full = ("import errno\nfrom numba.core import caching\n"
+            "def _full(self, name, data):\n"
+            "    raise OSError(errno.ENOSPC, 'No space left on device', name)\n"
+            "caching.IndexDataCacheFile._save_data = _full\n")
+    out = _run_kernel(tmp_path, env, pre=full, factor=3)  # a new version, data not saved
+    assert out[0] == "63" and "could not be cached" in out[2]
+    assert _run_kernel(tmp_path, env, factor=3)[:2] == ["63", "0"]  # compiled, not the old
+    assert _run_kernel(tmp_path, env, factor=3)[:2] == ["63", "1"]

@@ -440,6 +440,10 @@ def test_seats_out_need_their_order() -> None:
     for out in ((), "W", "E"):
         with pytest.raises(BarbuError, match=r"2 seats are already out \(EW\)"):
             solve_dominoes_all_seats(hands, r, "dominoes", out=out, **kw)
+    with pytest.raises(BarbuError, match="S is listed as out but still holds cards"):
+        solve_dominoes_all_seats(hands, r, "dominoes", out="S", **kw)
+    it = dict(kw, layout=iter(parse_layout(kw["layout"], 52)))  # (an iterator: read once)
+    assert solve_dominoes_all_seats(hands, r, "dominoes", out="WE", **it)[3] == 45
     we = solve_dominoes_all_seats(hands, r, "dominoes", out="WE", **kw)
     ew = solve_dominoes_all_seats(hands, r, "dominoes", out="EW", **kw)
     assert (we[3], we[1]) == (ew[1], ew[3]) == (45, 20)
