@@ -267,9 +267,10 @@ def _game(rules: Rules, c: Contract, hands: list[set[int]], first: int | str | S
     if isinstance(layout, str):
         layout = parse_layout(layout, rules.deck, ace=c.ace)
     elif layout is not None:
+        given = layout
         layout = list(layout) if _iterable(layout) else layout  # (an iterator read once)
-        if not _is_layout(layout):
-            raise BarbuError(f"bad layout {layout!r}: expected a text like \"S:5-9 D:7\", "
+        if not _is_layout(layout) or isinstance(given, dict):
+            raise BarbuError(f"bad layout {given!r}: expected a text like \"S:5-9 D:7\", "
                              "or four runs (low rank, high rank) or None, one per suit "
                              "S H D C")
     if isinstance(out, str):

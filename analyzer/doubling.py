@@ -270,12 +270,14 @@ def validate_doubles(rules: Rules, contract: Contract | str, declarer: int,
         name = f"{SEAT_NAMES[d]}>{SEAT_NAMES[t]}"
         if mode == "none":
             raise BarbuError(f"illegal double {name}: preset {rules.name!r} has no doubling")
-        if (t, d) in doubles.pairs and not v["redouble"]:
-            # (the pair's second double is a redouble, whoever makes it: rules.md)
-            raise BarbuError(f"illegal double {name}: preset {rules.name!r} has no "
-                             f"redoubles, and {SEAT_NAMES[t]}>{SEAT_NAMES[d]} doubles the "
-                             "same pair")
         if d == decl:
+            if (t, d) in doubles.pairs and not v["redouble"]:
+                # (the declarer doubles last: his double of a doubler is the pair's
+                # second, a redouble, even where he may double anyone; two opponents
+                # doubling each other stay free, as the docs say)
+                raise BarbuError(f"illegal double {name}: preset {rules.name!r} has no "
+                                 f"redoubles ({SEAT_NAMES[t]}>{SEAT_NAMES[d]} doubles the "
+                                 "same pair)")
             if (t, d) not in doubles.pairs and not declarer_may_double_anyone(rules):
                 raise BarbuError(f"illegal double {name}: the declarer may only redouble a "
                                  "player who doubled him")

@@ -277,13 +277,13 @@ class Rules:
 
     def is_positive(self, contract: Contract | str) -> bool:
         """Trumps and Dominoes (and bridge contracts): the contracts scored upwards. A
-        contract with trumps is positive by its points, not by its trumps: a rules file's
+        tricks contract is positive by its points, not by its trumps: a rules file's
         Trumps that hands out -2 a trick settles as the negative contracts."""
         c = self.contract(contract) if isinstance(contract, str) else contract
         if c.is_dominoes:
             return True
         t = self.total(c)
-        if c.trumps and t is None:  # (a bonus makes the total vary: the points' sign)
+        if t is None:  # (a bonus or stop cards make the total vary: the points' sign)
             pts = [self.trick_points(c), *self.last_tricks(c), *self.card_points(c).values()]
             return all(p >= 0 for p in pts) and any(p > 0 for p in pts)
         return t is not None and t > 0

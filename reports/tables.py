@@ -148,18 +148,25 @@ def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
     return pl.concat(frames).select([pl.col(k).cast(v) for k, v in schema.items()])
 
 
+def _one_contract(v: pl.DataFrame, contract: str | None, usual: str) -> pl.DataFrame:
+    """The rows of ``contract``; None: of ``usual`` where it has rows, else of the first
+    contract that has (a rules file may name Trumps "atout"; two such contracts are
+    never averaged together)."""
+    if contract is None:
+        names = v["contract"].unique(maintain_order=True).to_list()
+        contract = usual if usual in names or not names else names[0]
+    return v.filter(pl.col("contract") == contract)
+
+
 def value_by_trump_length(values: pl.DataFrame, features: pl.DataFrame,
                           contract: str | None = None) -> pl.DataFrame:
     """Trumps: mean value of a trump suit against the declarer's length in it.
 
     Every trump suit of every hand counts once. Columns ``trump_length, n, mean,
     stderr`` (raw points); empty when the contract is not in the dataset. ``contract``
-    None: the rows with a trump suit, whatever the contract's name (a rules file may
-    call Trumps "atout").
+    None: ``trumps``, else the first contract with a trump suit (:func:`_one_contract`).
     """
-    v = values.filter(pl.col("trump").is_not_null())
-    if contract is not None:
-        v = v.filter(pl.col("contract") == contract)
+    v = _one_contract(values.filter(pl.col("trump").is_not_null()), contract, "trumps")
     lens = features.select("deal", pl.col("seat").alias("declarer"),
                            "len_s", "len_h", "len_d", "len_c")
     j = v.join(lens, on=["deal", "declarer"]).with_columns(
@@ -178,10 +185,8 @@ def value_by_rank(values: pl.DataFrame, contract: str | None = None) -> pl.DataF
     """Dominoes: mean value for the declarer of each starting rank, and how often each is
     the best rank. Columns ``rank, n, mean, stderr, best_share`` (percent of hands where
     that rank is best, ties split); ranks low to high; empty without ranks. ``contract``
-    None: the rows with a rank, whatever the contract's name."""
-    v = values.filter(pl.col("rank").is_not_null())
-    if contract is not None:
-        v = v.filter(pl.col("contract") == contract)
+    None: ``dominoes``, else the first contract with ranks (:func:`_one_contract`)."""
+    v = _one_contract(values.filter(pl.col("rank").is_not_null()), contract, "dominoes")
     schema = {"rank": pl.String, "n": pl.UInt32, "mean": pl.Float64, "stderr": pl.Float64,
               "best_share": pl.Float64}
     if v.height == 0:

@@ -65,6 +65,7 @@ BAD = [
     (lambda: _dom(layout=[(3,), None, None, None]), "bad layout"),
     (lambda: _dom(layout=[5, None, None, None]), "bad layout"),
     (lambda: _dom(layout=[(1, 11.0), None, None, None]), "bad layout"),
+    (lambda: _dom(layout={"S": (3, 7)}), "bad layout {'S': .3, 7.}"),
     (lambda: dominoes_first_seat(R, 4), "bad declarer 4"),
     (lambda: Sampler("KQJ7..AK9.8", "N", 32, known={"E": [52]}), "bad card 52"),
     (lambda: Sampler("KQJ7..AK9.8", "N", 32, known={"E": [1.5]}), "bad card 1.5"),

@@ -357,3 +357,33 @@ def test_no_quota_where_nobody_may_double(tmp_path):
     r = score_match(write(tmp_path, body))
     assert r.runs[0].quota == 0 and not r.runs[0].short()
     assert "Quota" not in render_match(r)
+
+
+def test_every_played_hand_of_a_stopping_contract_passes_the_check():
+    """Hands played by the reference engine under rules files whose hand stops when the
+    king falls, with a bonus too (all-cards, all-tricks): check_raw refused most of them
+    ("not the no-king total")."""
+    import random
+    import tomllib
+
+    from analyzer.engine import TrickGame
+    from analyzer.rules import parse_rules
+    mods = ({"card_points": {"HK": -20, "HA": -5}, "stop_when_taken": ["HK"],
+             "all_cards_score": 30},
+            {"card_points": {"HK": -20}, "trick_points": -1, "stop_when_taken": ["HK"],
+             "all_tricks_score": 10},
+            {"card_points": {"HK": -20, "HA": 3}, "trick_points": 1, "last_tricks": [-4, 7],
+             "stop_when_taken": ["HK"]})
+    rng = random.Random(1)
+    for mod in mods:
+        data = tomllib.loads(load_rules("tournament").to_toml())
+        data["contracts"]["no-king"].update(mod)
+        r = parse_rules(data, "stop.toml")
+        for _ in range(40):
+            cards = list(range(52))
+            rng.shuffle(cards)
+            g = TrickGame(r, "no-king", [set(cards[13 * k:13 * k + 13]) for k in range(4)],
+                          rng.randrange(4))
+            while not g.over:
+                g.play(rng.choice(g.legal()))
+            check_raw(r, r.contract("no-king"), tuple(g.score()))

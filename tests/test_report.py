@@ -243,3 +243,10 @@ def test_trumps_and_dominoes_tables_whatever_their_names():
                        T.value_by_trump_length(VALUES, _features()))
     assert_frame_equal(T.value_by_rank(renamed), T.value_by_rank(VALUES))
     assert T.value_by_rank(renamed, "fan-tan").height == T.value_by_rank(VALUES).height
+    # two trumps contracts (or two Dominoes) are never averaged together
+    other = VALUES.filter(pl.col("trump").is_not_null() | pl.col("rank").is_not_null()) \
+        .with_columns(pl.col("contract") + "-2", pl.col("value") - 100)
+    both = pl.concat([VALUES, other])
+    assert_frame_equal(T.value_by_trump_length(both, _features()),
+                       T.value_by_trump_length(VALUES, _features()))
+    assert_frame_equal(T.value_by_rank(both), T.value_by_rank(VALUES))
