@@ -254,10 +254,7 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
             raise BarbuError(f"raw result {fmt(x)} of {SEAT_NAMES[p]} is impossible in "
                              f"{contract.id}{why}")
     total = sum(raw, Fraction(0))
-    cards = rules.card_points(contract)
-    rest = [p for k, p in cards.items() if k not in contract.stop_when_taken]
-    rest += [rules.trick_points(contract) * rules.tricks_per_hand, *rules.last_tricks(contract)]
-    if contract.stop_when_taken and any(rest):
+    if rules.stops_early(contract):
         # the hand may stop before every point is taken: the stop cards' points are all
         # there (it stops when they are all taken), the others' only in part; or one
         # player takes everything and scores the bonus, the others 0
@@ -265,6 +262,10 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
             if bonus is not None and bonus in raw and all(
                     x == 0 for q, x in enumerate(raw) if q != raw.index(bonus)):
                 return
+        cards = rules.card_points(contract)
+        rest = [p for k, p in cards.items() if k not in contract.stop_when_taken]
+        rest += [rules.trick_points(contract) * rules.tricks_per_hand,
+                 *rules.last_tricks(contract)]
         stop = sum((p for k, p in cards.items() if k in contract.stop_when_taken), Fraction(0))
         lo = stop + sum((p for p in rest if p < 0), Fraction(0))
         hi = stop + sum((p for p in rest if p > 0), Fraction(0))

@@ -266,14 +266,20 @@ class Rules:
         if c.has_bonus:
             return None
         cards = self.card_points(c)
-        if c.stop_when_taken and (
-                self.trick_points(c) or any(self.last_tricks(c))
-                or any(p for k, p in cards.items() if k not in c.stop_when_taken)):
+        if self.stops_early(c):
             return None  # the hand may stop before those points are taken
         return (sum(cards.values(), Fraction(0))
                 + self.trick_points(c) * self.tricks_per_hand
                 + sum(self.last_tricks(c), Fraction(0))
                 + (c.ravage if c.ravage is not None else 0))
+
+    def stops_early(self, contract: Contract | str) -> bool:
+        """Whether a hand may end (its stop cards all taken) before every point of the
+        contract is scored: tricks, last tricks or other cards still count."""
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        return bool(c.stop_when_taken) and bool(
+            self.trick_points(c) or any(self.last_tricks(c))
+            or any(p for k, p in self.card_points(c).items() if k not in c.stop_when_taken))
 
     def is_positive(self, contract: Contract | str) -> bool:
         """Trumps and Dominoes (and bridge contracts): the contracts scored upwards. A
