@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from analyzer.cards import DECK_RANKS, as_card, format_hand
+from analyzer.rules import Contract, Rules
 
 #: Rank indices of the honours and the spot-card threshold.
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
@@ -92,4 +93,34 @@ def deal_features(hands: Sequence[Iterable[int]], deck: int = 52) -> list[dict[s
     return [hand_features(h, deck) for h in hands]
 
 
-__all__ = ["FEATURE_COLUMNS", "hand_features", "deal_features"]
+def contract_feature(rules: Rules, contract: Contract | str) -> str | None:
+    """The feature column that best explains a trick contract's value, read off what the
+    contract scores (so a rules file's renamed or new contracts get one too):
+
+    - ``longest`` where the most cards of a suit are penalised (Ravage City);
+    - ``hearts`` where only hearts carry points (No Hearts, No King);
+    - ``queens`` where only queens carry points (No Queens);
+    - ``hcp`` for the other trick contracts (No Tricks, the last tricks, Salad, notrump);
+    - None for Trumps and Dominoes, whose own tables (trump length, starting rank) the
+      report draws instead.
+
+    >>> from analyzer.rules import load_rules
+    >>> r = load_rules("classic-32")
+    >>> [contract_feature(r, c) for c in ("no-king", "no-queens", "salad", "dominoes")]
+    ['hearts', 'queens', 'hcp', None]
+    """
+    c = rules.contract(contract) if isinstance(contract, str) else contract
+    if c.is_dominoes or c.trumps:
+        return None
+    if c.ravage is not None:
+        return "longest"
+    cards = rules.card_points(c)
+    if cards and not rules.trick_points(c) and not any(rules.last_tricks(c)):
+        if all(k // 13 == 1 for k in cards):
+            return "hearts"
+        if all(k % 13 == QUEEN for k in cards):
+            return "queens"
+    return "hcp"
+
+
+__all__ = ["FEATURE_COLUMNS", "hand_features", "deal_features", "contract_feature"]

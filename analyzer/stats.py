@@ -38,7 +38,7 @@ import polars as pl
 
 from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
 from analyzer.errors import BarbuError, check_whole, check_workers
-from analyzer.features import FEATURE_COLUMNS, deal_features
+from analyzer.features import FEATURE_COLUMNS, contract_feature, deal_features
 from analyzer.options import contract_options
 from analyzer.pools import fork_pool, load_kernels, watched
 from analyzer.rules import Contract, Rules, load_rules
@@ -312,6 +312,11 @@ def read_manifest(data_dir: str | Path) -> dict[str, Any]:
     cs = man.get("contracts")
     if not isinstance(cs, list) or not cs or not all(isinstance(c, str) for c in cs):
         raise BarbuError(f"dataset manifest {m}: bad contracts {cs!r} (edited by hand?)")
+    fs = man.get("features")  # (absent in datasets written before it was kept)
+    if fs is not None and not (isinstance(fs, dict) and all(
+            isinstance(k, str) and (v is None or v in FEATURE_COLUMNS)
+            for k, v in fs.items())):
+        raise BarbuError(f"dataset manifest {m}: bad features {fs!r} (edited by hand?)")
     return man
 
 
@@ -582,7 +587,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
                          "--resume to start one")
     want = {"format": "barbu-stats", "version": FORMAT_VERSION, "rules": r.name,
             "rules_hash": _rules_hash(r), "deck": r.deck, "contracts": list(cids),
-            "seed": seed, "deals": deals, "brackets": brackets, "doubling": r.doubling}
+            "seed": seed, "deals": deals, "brackets": brackets, "doubling": r.doubling,
+            "features": {c: contract_feature(r, c) for c in cids}}
     if nonempty:
         man = read_manifest(out)
         for k in ("rules", "rules_hash", "contracts", "seed", "deals", "brackets"):

@@ -53,7 +53,7 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
     order = man.get("contracts")
     summary = T.value_summary(values, order)
     share = T.best_contract_share(values, order)
-    byfeat = T.value_by_feature(values, features, order=order)
+    byfeat = T.value_by_feature(values, features, order=order, mapping=man.get("features"))
     trump = T.value_by_trump_length(values, features)
     ranks = T.value_by_rank(values)
     bsum = T.bracket_summary(brackets, order)
@@ -83,8 +83,9 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
         sections.append(Section(
             "Value against the hand feature that matters",
             "Mean contract value of the hands with each value `x` of the feature "
-            "(hearts held for No Hearts and No King, queens for No Queens, high-card points "
-            "for the trick contracts), with its standard error (`n` hands; a value held "
+            "(hearts held where only hearts score, queens where only queens score, the "
+            "longest suit for Ravage City, high-card points for the other trick "
+            "contracts), with its standard error (`n` hands; a value held "
             "by a single hand has no standard error: –).", byfeat))
         for feat in byfeat["feature"].unique(maintain_order=True).to_list():
             cs = ", ".join(byfeat.filter(pl.col("feature") == feat)["contract"]

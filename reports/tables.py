@@ -14,7 +14,8 @@ from typing import Sequence
 
 import polars as pl
 
-#: Features that explain each contract's value, for :func:`value_by_feature`.
+#: Features that explain each preset contract's value, for :func:`value_by_feature` on a
+#: dataset whose manifest has no ``features`` mapping.
 CONTRACT_FEATURE: dict[str, str] = {
     "no-hearts": "hearts", "no-king": "hearts", "no-queens": "queens",
     "no-tricks": "hcp", "no-last": "hcp", "no-last-two": "hcp", "salad": "hcp",
@@ -103,7 +104,8 @@ def _agg_mean(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
                      contracts: Sequence[str] | None = None,
                      feature: str | None = None,
-                     order: Sequence[str] | None = None) -> pl.DataFrame:
+                     order: Sequence[str] | None = None,
+                     mapping: dict[str, str | None] | None = None) -> pl.DataFrame:
     """Mean contract value against a feature of the declarer's hand.
 
     Parameters
@@ -111,11 +113,14 @@ def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
     values, features : DataFrame
         The dataset's tables.
     contracts : contract ids, optional
-        Default: every contract of :data:`CONTRACT_FEATURE` present, in ``order`` (a
-        manifest's contract list) where given.
+        Default: every contract of ``mapping`` present, in ``order`` (a manifest's
+        contract list) where given.
     feature : str, optional
-        A column of the features table; default: each contract's feature in
-        :data:`CONTRACT_FEATURE`.
+        A column of the features table; default: each contract's feature in ``mapping``.
+    mapping : dict, optional
+        Contract id → feature column (None: no feature), as a manifest's ``features``
+        (:func:`analyzer.features.contract_feature`); default :data:`CONTRACT_FEATURE`,
+        by the presets' ids (datasets written before manifests held the mapping).
 
     Returns
     -------
@@ -126,13 +131,14 @@ def value_by_feature(values: pl.DataFrame, features: pl.DataFrame,
     """
     cv = contract_values(values)
     present = set(cv["contract"].to_list())
-    cs = [c for c in (contracts or CONTRACT_FEATURE) if c in present]
+    mapping = CONTRACT_FEATURE if mapping is None else mapping
+    cs = [c for c in (contracts or mapping) if c in present]
     if order is not None and contracts is None:
         rank = {c: i for i, c in enumerate(order)}
         cs.sort(key=lambda c: rank.get(c, len(rank)))
     frames = []
     for c in cs:
-        f = feature or CONTRACT_FEATURE.get(c)
+        f = feature or mapping.get(c)
         if f is None or f not in features.columns:
             continue
         j = (cv.filter(pl.col("contract") == c)

@@ -4,6 +4,7 @@ Markdown / PNG files, a headless-Chromium screenshot, and one-line errors."""
 from __future__ import annotations
 
 import base64
+import json
 import re
 import shutil
 import struct
@@ -17,6 +18,7 @@ from polars.testing import assert_frame_equal
 
 from analyzer import stats as S
 from analyzer.errors import BarbuError
+from analyzer.rules import load_rules
 from reports import figures as F
 from reports import tables as T
 from reports.html import build_report
@@ -250,3 +252,33 @@ def test_trumps_and_dominoes_tables_whatever_their_names():
     assert_frame_equal(T.value_by_trump_length(both, _features()),
                        T.value_by_trump_length(VALUES, _features()))
     assert_frame_equal(T.value_by_rank(both), T.value_by_rank(VALUES))
+
+
+def test_feature_rows_follow_what_a_contract_scores(tmp_path):
+    """The "feature that matters" rows were keyed by the presets' ids: a rules file that
+    calls No King "barbu" got no row for it. The manifest now maps each contract to the
+    feature its points call for."""
+    text = load_rules("barbu-32").to_toml().replace('name = "barbu-32"', 'name = "b32r"')
+    text = text.replace('"no-king"', '"barbu"').replace("[contracts.no-king]",
+                                                          "[contracts.barbu]")
+    rf = tmp_path / "b32r.toml"
+    rf.write_text(text)
+    out = tmp_path / "ds"
+    S.run_stats(out, deals=1, seed=4, rules=str(rf), contracts="barbu,no-queens,trumps",
+                workers=1, brackets="none")
+    man = S.read_manifest(out)
+    assert man["features"] == {"barbu": "hearts", "no-queens": "queens", "trumps": None}
+    data = S.load_dataset(out)
+    t = T.value_by_feature(data["values"], data["features"], mapping=man["features"])
+    assert sorted(t["feature"].unique().to_list()) == ["hearts", "queens"]
+    assert t.filter(pl.col("contract") == "barbu")["n"].sum() == 4
+    md = build_report(out, tmp_path / "r.md", fmt="md")[0].read_text(encoding="utf-8")
+    assert "| barbu | hearts |" in md
+    # a datasets written before the mapping was kept falls back on the presets' ids
+    assert T.value_by_feature(data["values"], data["features"])["contract"].unique() \
+        .to_list() == ["no-queens"]
+    # and a hand-edited mapping is refused in one line
+    man["features"] = {"barbu": "shoe size"}
+    (out / "manifest.json").write_text(json.dumps(man))
+    with pytest.raises(BarbuError, match="bad features"):
+        S.read_manifest(out)
