@@ -111,6 +111,24 @@ def test_constraints_hold():
         assert len(frozenset().union(*d)) == 52
 
 
+def test_known_cards_count_in_a_length_range():
+    """S holds the HA and 2-3 hearts: 1-2 more of the 9 other unseen hearts, as drawn
+    uniformly with his 12 other cards from the other 38 unseen cards. (Known cards were
+    never combined with a length range here: a sampler that forgot to count them
+    passed every test.)"""
+    s = Sampler(HAND, 0, 52, known={"S": "HA"}, lengths={"S": {"H": (2, 3)}})
+    deals = sample_deals(s, 2000, seed=5)
+    counts = [0, 0]
+    for d in deals:
+        assert card_index("HA") in d[2]
+        h = sum(1 for c in d[2] if c // 13 == 1)
+        assert 2 <= h <= 3, h
+        counts[h - 2] += 1
+    law = hypergeom(38, 9, 12)[1:3]
+    stat, df = chi2(counts, [len(deals) * p / sum(law) for p in law])
+    assert stat < CHI2_999[df], (counts, stat)
+
+
 def test_void_law_matches_exact_conditional():
     # E void in spades: S and W share the 9 spades among their 26 cards,
     # so S's spades ~ hypergeometric(26, 9, 13)
