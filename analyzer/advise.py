@@ -221,10 +221,6 @@ def slow_contracts(rules: Rules | str | None, remaining: str | Iterable[str] | N
     return [c for c in parse_remaining(r, remaining) if c in SLOW_52]
 
 
-def _leader(rules: Rules, seat: int) -> int:
-    return seat if rules.variants["lead"] == "declarer" else (seat + 1) % 4
-
-
 def advise_options(rules: Rules, seat: int, hand: Iterable[int],
                    remaining: Sequence[str]) -> list[Option]:
     """Every option of the contracts in ``remaining`` (:mod:`analyzer.options`; first-card
@@ -254,9 +250,10 @@ def _solve(rules: Rules, seat: int, hands: Hands, opt: Option,
         return solve_dominoes(hands, rules, c, first=first, start_rank=opt.rank,
                               weights=weights, maximizers=maximizers)
     from analyzer.solve import solve
+    leader = rules.opening_leader(seat)
     if weights is None:
-        return solve(hands, rules, c, trump=opt.trump, leader=_leader(rules, seat), seat=seat)
-    return solve(hands, rules, c, trump=opt.trump, leader=_leader(rules, seat),
+        return solve(hands, rules, c, trump=opt.trump, leader=leader, seat=seat)
+    return solve(hands, rules, c, trump=opt.trump, leader=leader,
                  weights=weights, maximizers=maximizers, bounds=bounds)
 
 
@@ -337,7 +334,7 @@ def _work(item: tuple[str, int, tuple[tuple[int, Any], ...], Hands]
             from analyzer.solve import solve_from_value
             fuse = hints["fuse"]
             g, vals = solve_from_value(hands, rules, o.contract, [w for _, _, w in fuse],
-                                       trump=o.trump, leader=_leader(rules, seat),
+                                       trump=o.trump, leader=rules.opening_leader(seat),
                                        seat=seat)
             out.append(((kind, i, k, x), g))
             out.extend(((kd, i, k, xd), v) for (kd, xd, _), v in zip(fuse, vals))

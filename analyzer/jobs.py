@@ -137,8 +137,8 @@ class Job:
         self.declarer = as_seat(job.get("declarer") or "N", "declarer")
         lead = job.get("leader")
         self.leader_given = lead is not None and lead != ""
-        self.leader = as_seat(lead, "leader") if self.leader_given else (
-            self.declarer if r.variants["lead"] == "declarer" else (self.declarer + 1) % 4)
+        self.leader = (as_seat(lead, "leader") if self.leader_given
+                       else r.opening_leader(self.declarer))
         self.contract: Contract | None = r.contract(job["contract"]) if job.get(
             "contract") else None
         self.trick = parse_cards(job.get("trick"))

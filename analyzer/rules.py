@@ -180,6 +180,15 @@ class Rules:
     def doubling(self) -> bool:
         return self.variants["doubles"] != "none"
 
+    def opening_leader(self, declarer: int) -> int:
+        """Who leads the first trick of a trick contract (variant ``lead``): the declarer,
+        or his left-hand opponent (seats 0-3 = N E S W).
+
+        >>> load_rules("classic-32").opening_leader(3), load_rules("tournament").opening_leader(3)
+        (0, 3)
+        """
+        return declarer if self.variants["lead"] == "declarer" else (declarer + 1) % 4
+
     def contract(self, name: str) -> Contract:
         """Find a contract by id or alias (case-insensitive, accents however composed:
         a terminal may send "réussite" as e + a combining accent); error names the

@@ -127,7 +127,7 @@ def _solver(rules: Rules, hands: Sequence[frozenset[int]], declarer: int
             ) -> Callable[..., Fraction]:
     from analyzer.dominoes import dominoes_first_seat, solve_dominoes
     from analyzer.solve import solve
-    leader = declarer if rules.variants["lead"] == "declarer" else (declarer + 1) % 4
+    leader = rules.opening_leader(declarer)
     first = dominoes_first_seat(rules, declarer)
 
     def run(c: Contract, trump: int | None, rank: int | None, **obj: Any) -> Fraction:

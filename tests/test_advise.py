@@ -232,7 +232,7 @@ def test_doubling_report_on_a_32_card_preset_with_doubles():
     for e in d["doubling"]:
         assert e["bad_brackets"] == 0 and e["low"] <= e["high"]
         assert e["opponent"] in "NES"
-        assert "s_W - s_" in e["double_reason"] or "W" in e["double_reason"]
+        assert f"s_W - s_{e['opponent']}" in e["double_reason"]
     for net in d["declarer_net"]:
         c = net["contract"]
         mean = option(d, c)["mean"]
@@ -830,3 +830,37 @@ def test_the_race_note_only_when_an_option_covers_fewer_deals():
                seed=5, workers=1, doubling="all")
     e = next(x for x in d["doubling"] if x["contract"] == "no-hearts" and x["opponent"] == "E")
     assert e["mid"] == 1.325 and "add up to +1.33" in e["redouble_reason"]
+
+
+def test_the_left_hand_opponent_leads_where_the_rules_say():
+    """classic-32 (lead = "left"): the advisor solves with the declarer's left-hand
+    opponent on lead. Every card known, so each sample is this deal, where E leading
+    holds N to -20 in No Tricks and W leading to -25."""
+    from analyzer.solve import solve
+    known = {"E": "SA,S8,HA,H7,DA,D7,CT,C7", "S": "SQ,S7,HJ,H9,DK,DQ,DT,CK"}
+    d = advise("KJ.T.J9.J98", rules="classic-32", samples=2, seed=1, doubling="none",
+               constraints={"known": known})
+    deal = "N:KJ.T.J9.J98 A8.A7.A7.T7 Q7.J9.KQT.K T9.KQ8.8.AQ"
+    mean, = [o["mean"] for o in d["options"] if o["contract"] == "no-tricks"]
+    assert mean == solve(deal, "classic-32", "no-tricks", leader="E", seat="N")
+    assert mean != solve(deal, "classic-32", "no-tricks", leader="W", seat="N")
+
+
+def test_bracket_figures_by_hand():
+    """The doubling entry's figures from five hand-made brackets [V_X, -V_Y] (no field but
+    the means was checked: p_declarer_wins could count the high ends, or ties, and
+    high_stderr be the low ends' with no test failing)."""
+    r = load_rules("tournament")
+    vals = [(Fraction(a), Fraction(b)) for a, b in ((2, -3), (0, -4), (-1, 0), (-2, 2),
+                                                    (-3, 1))]
+    e = A._bracket_advice(r, r.contract("no-king"), 0, 2, vals)
+    # lows 2 0 -1 -2 -3 (mean -0.8), highs 3 4 0 -2 -1 (mean 0.8)
+    assert (e["opponent"], e["low"], e["high"], e["mid"]) == ("S", -0.8, 0.8, 0)
+    assert e["p_declarer_wins"] == 0.2   # one low end above 0 (a low end of 0 is no win)
+    assert e["p_opponent_wins"] == 0.4   # two high ends below 0
+    assert e["low_stderr"] == round(math.sqrt(14.8 / 4 / 5), 4)   # squares 7.84+0.64+...
+    assert e["high_stderr"] == round(math.sqrt(26.8 / 4 / 5), 4)
+    assert e["bad_brackets"] == 0 and e["double"] is False  # midpoint 0: no double
+    bad = A._bracket_advice(r, r.contract("no-king"), 0, 1,
+                            vals + [(Fraction(1), Fraction(0))])
+    assert bad["bad_brackets"] == 1

@@ -87,6 +87,58 @@ def test_table_of_every_contract_on_a_32_card_endgame():
         assert set(r) >= {"contract", "trump", "rank", "seat", "value"}
 
 
+def _row_value(deal: str, rules: str, r: dict, declarer: str = "N") -> float:
+    """A table row's option solved alone through the API (the declarer's leader)."""
+    from analyzer.cards import parse_deal
+    from analyzer.dominoes import dominoes_first_seat, solve_dominoes
+    from analyzer.rules import load_rules
+    from analyzer.solve import solve
+    rr, hands, d = load_rules(rules), parse_deal(deal), "NESW".index(declarer)
+    if r["contract"] == "dominoes":
+        v = solve_dominoes(hands, rr, "dominoes", first=dominoes_first_seat(rr, d),
+                           start_rank=r["rank"], seat=r["seat"])
+    else:
+        v = solve(hands, rr, r["contract"], trump=r["trump"], leader=rr.opening_leader(d),
+                  seat=r["seat"])
+    return float(v)
+
+
+def test_table_rows_are_each_options_value_and_the_best_is_marked():
+    """Every row of the table (design.md's ``rows``) is its option's value for its seat,
+    ``best`` is the largest, and the text lists the best first with the mark. (Only the
+    rows' keys were checked: every Trumps row could carry the spades value, all seats
+    North's, and ``best`` the worst option, with no test failing.)"""
+    deal = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+    d = ok_json("solve", deal, "-r", "barbu-32")
+    vals = [r["value"] for r in d["rows"]]
+    assert len({r["trump"] for r in d["rows"] if r["contract"] == "trumps"}) == 4
+    assert len(set(vals)) > 3  # (the check below tells options apart)
+    for r in d["rows"]:
+        assert r["seat"] == "N" and r["value"] == _row_value(deal, "barbu-32", r), r
+    assert d["best"]["value"] == max(vals) and d["best"] in d["rows"]
+    lines = run("solve", deal, "-r", "barbu-32").stdout.splitlines()
+    body = lines[lines.index(next(x for x in lines if x.startswith("---"))) + 1:]
+    assert body[0].endswith("<- best") and sum("<- best" in x for x in body) == 1
+    shown = [float(x.split()[-3] if x.endswith("<- best") else x.split()[-1]) for x in body]
+    assert shown == sorted(shown, reverse=True) and shown[0] == max(vals)
+    # every seat: each seat's rows are that seat's values (a 4-card endgame: cheap)
+    end = "N:AK.7.. QJ.8.. ..AK.7 ..QJ.8"
+    rows = ok_json("solve", end, "-r", "barbu-32", "--all-seats")["rows"]
+    assert {r["seat"] for r in rows} == set("NESW")
+    assert len({(r["contract"], r["trump"], r["value"]) for r in rows}) > len(rows) // 4
+    for r in rows:
+        assert r["value"] == _row_value(end, "barbu-32", r), r
+    # Dominoes' starting ranks (52 cards, the rank named): each rank's value, the best
+    big = "N:K64.AQJ.AKJ6.764 A53.762.874.AK82 Q2.KT94.53.JT953 JT987.853.QT92.Q"
+    dom = ok_json("solve", big, "-c", "dominoes")["rows"]
+    assert [r["rank"] for r in dom] == list("23456789TJQKA")
+    for r in dom:
+        assert r["value"] == _row_value(big, "tournament", r), r
+    best = [r for r in dom if r["best"]]
+    assert len(best) == 1 and best[0]["value"] == max(r["value"] for r in dom)
+    assert min(r["value"] for r in dom) < best[0]["value"]
+
+
 def test_table_dominoes_follows_the_leader_given():
     """With ``--leader E`` on a first-card preset, E plays Dominoes' first card and chooses
     the rank: the table's Dominoes row is the solve without a rank (it used to list the
@@ -479,3 +531,30 @@ def test_messages_name_the_option_and_take_any_case(tmp_path):
     assert p.returncode == 2 and "-c is given twice" in p.stderr
     p = run("score", "data/samples/match-fr52.toml", "other.toml")
     assert p.returncode == 2 and "quote it" not in p.stderr
+
+
+def test_the_left_hand_opponent_leads_where_the_rules_say():
+    """classic-32 (lead = "left"): the declarer's left-hand opponent leads when no
+    --leader is given. On this deal it matters: E leading holds N to -20, W to -25."""
+    from analyzer.solve import solve
+    deal = "N:KJ.T.J9.J98 A8.A7.A7.T7 Q7.J9.KQT.K T9.KQ8.8.AQ"
+    for decl, left in (("N", "E"), ("W", "N")):
+        d = ok_json("solve", deal, "-r", "classic-32", "-c", "no-tricks", "-d", decl)
+        assert d["leader"] == left
+        assert d["value"] == solve(deal, "classic-32", "no-tricks", leader=left, seat=decl)
+    assert solve(deal, "classic-32", "no-tricks", leader="W", seat="N") != -20
+    assert ok_json("solve", deal, "-c", "no-tricks", "-r", "barbu-32")["leader"] == "N"
+
+
+def test_the_installed_barbu_command(tmp_path):
+    """README and design.md name the console script ``barbu``; every other test runs
+    ``python -m cli`` from the sources. Run the installed command from elsewhere."""
+    exe = Path(sys.executable).with_name("barbu")
+    assert exe.exists(), f"{exe}: install the project (README) before testing it"
+    p = subprocess.run([str(exe), "solve", ENDGAME, "-c", "no-tricks", "--json"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["value"] == ok_json("solve", ENDGAME, "-c", "no-tricks")["value"]
+    bad = subprocess.run([str(exe), "solve", "N:AK.2.. QJ.3..", "-c", "no-tricks"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr

@@ -114,6 +114,48 @@ def test_oracle_cards_sample() -> None:
 
 
 @pytest.mark.slow
+def _forced_case(seed: int) -> tuple[TrickGame, tuple, tuple, bool]:
+    """No Queens or No King with ``forced_discard = true`` and a forced card in play;
+    whether a seat holds a forced card while void in a suit another seat holds."""
+    rng = np.random.default_rng(seed)
+    base = load_rules(["tournament", "fr-52"][rng.integers(2)])
+    rules = dataclasses.replace(base, variants=dict(
+        base.variants, forced_discard=True, heart_lead=["always", "free"][rng.integers(2)]))
+    c = rules.contracts[["no-queens", "no-king"][rng.integers(2)]]
+    hands = [set(h) for h in random_deal(rng, 52, int(rng.integers(3, 6))).hands]
+    forced = [int(x) for x in c.forced_discard_cards]
+    for card in rng.permutation(forced)[:2]:
+        if not any(int(card) in h for h in hands):
+            h = hands[rng.integers(4)]
+            h.remove(sorted(x for x in h if x not in forced)[rng.integers(len(h) - 1)]
+                     if len([x for x in h if x not in forced]) > 1 else min(h))
+            h.add(int(card))
+    game = TrickGame(rules, c, [frozenset(h) for h in hands], int(rng.integers(4)),
+                     whole_hand=False)
+    x, y = (int(v) for v in rng.choice(4, 2, replace=False))
+    if rng.random() < 0.5:
+        w, mx = objective(seat=x)
+    else:
+        w, mx = tuple(Fraction(1 if p == x else -1 if p == y else 0) for p in range(4)), (x,)
+    suits = [{k // 13 for k in h} for h in hands]
+    can = any(k in hands[p] and bool(set().union(*suits) - suits[p])
+              for p in range(4) for k in forced)
+    return game, w, mx, can
+
+
+def test_oracle_forced_discards_sample() -> None:
+    """The random sample reaches ``forced_discard = true`` with a forced card in play in
+    none of its CI cases: 60 positions that do, against the brute force."""
+    can = 0
+    for seed in range(30_000, 30_060):
+        g, w, mx, c = _forced_case(seed)
+        can += c
+        got = solve(g.hands, g.rules, g.contract.id, leader=g.leader, weights=w,
+                    maximizers=mx, whole_hand=False)
+        assert got == brute_value(g, w, mx), (seed, g.contract.id, g.hands, w, mx)
+    assert can >= 30  # (most cases can force a discard)
+
+
 @pytest.mark.parametrize("block", range(20))
 def test_oracle_full(block: int) -> None:
     """2,000 random positions (plus 200 with every card valued)."""

@@ -422,3 +422,20 @@ def test_full_option_table_every_32_card_preset(tmp_path):
         assert a["rows"] == b["rows"]
         _same(S.load_dataset(tmp_path / f"{preset}-1"),
               S.load_dataset(tmp_path / f"{preset}-2"))
+
+
+def test_the_left_hand_opponent_leads_where_the_rules_say(tmp_path):
+    """classic-32 (lead = "left"): each declarer's row is solved with his left-hand
+    opponent on lead; on this deal that differs from his right-hand opponent leading
+    for S."""
+    S.run_stats(tmp_path / "c", deals=1, seed=1, rules="classic-32", contracts="no-tricks",
+                workers=1, brackets="none")
+    v = S.load_dataset(tmp_path / "c")["values"]
+    deal = S.deal_for(1, 0, 32)
+    differs = 0
+    for decl, num, den in v.select("declarer", "value_num", "value_den").rows():
+        d = "NESW".index(decl)
+        left = solve(deal, "classic-32", "no-tricks", leader=(d + 1) % 4, seat=d)
+        assert Fraction(num, den) == left, decl
+        differs += left != solve(deal, "classic-32", "no-tricks", leader=(d + 3) % 4, seat=d)
+    assert differs
