@@ -384,7 +384,9 @@ def list_presets() -> list[tuple[str, str, str]]:
     return out
 
 
-_CACHE: dict[tuple[str, float], Rules] = {}
+#: Loaded rules files by path and content (not by modification time: a file rewritten
+#: within the same timestamp, or copied over with ``cp -p``, must not keep its old rules).
+_CACHE: dict[tuple[str, bytes], Rules] = {}
 
 
 def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
@@ -416,11 +418,17 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
                     names += [q.stem for q in sorted(d.glob("*.toml"))]
                 raise BarbuError(f"unknown rules preset {spec!r}: expected one of "
                                  + ", ".join(names) + " or a .toml file")
-    key = (str(path.resolve()), path.stat().st_mtime)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise BarbuError(f"cannot read rules file {path}: {e.strerror or e}") from None
+    key = (str(path.resolve()), raw)
     if key in _CACHE:
         return _CACHE[key]
     try:
-        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")  # (a BOM)
+        # (a BOM dropped; newlines as read_text gives them, so a file's hash is as before)
+        text = (raw.decode("utf-8").removeprefix("\ufeff")
+                .replace("\r\n", "\n").replace("\r", "\n"))
     except UnicodeDecodeError:
         raise BarbuError(f"rules file {path}: not UTF-8 text") from None
     try:

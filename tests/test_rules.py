@@ -172,6 +172,25 @@ def test_a_rules_file_that_is_not_text(tmp_path):
         load_rules(str(f))
 
 
+def test_a_rules_file_rewritten_with_the_same_timestamp_is_read_again(tmp_path):
+    """Loaded files were kept by path and modification time: a file rewritten with other
+    points and the same timestamp (``cp -p``, ``touch -r``, an archive) kept the old
+    points for the rest of the process."""
+    import os
+    f = tmp_path / "mine.toml"
+    text = load_rules("barbu-32").to_toml().replace('name = "barbu-32"', 'name = "mine"')
+    f.write_text(text)
+    os.utime(f, ns=(1_700_000_000_000_000_000,) * 2)
+    assert load_rules(str(f)).trick_points("no-tricks") == -1
+    f.write_text(text.replace("trick_points = -1", "trick_points = -7", 1))
+    os.utime(f, ns=(1_700_000_000_000_000_000,) * 2)
+    assert load_rules(str(f)).trick_points("no-tricks") == -7
+    f.chmod(0)
+    if not os.access(f, os.R_OK):  # (root reads it anyway)
+        with pytest.raises(BarbuError, match="cannot read rules file"):
+            load_rules(str(f))
+
+
 def test_memoised_answers_cannot_be_changed_by_a_caller():
     """card_points, total and compile_contract are computed once per preset: what one
     caller does with its answer must not change the next caller's."""
