@@ -837,7 +837,10 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
     guaranteed value from there (the others' scores only add). So each such solve starts
     from the guaranteed value's transposition table with every entry's lower bound
     scaled by ``w[seat]`` and its upper bound dropped (restored afresh for each
-    objective: one objective's entries do not bound the next), and with the root bounds
+    objective: one objective's entries do not bound the next; not where a whole-hand
+    bonus replaces the points: a seat that has taken every trick or card so far may turn
+    the points he took into the bonus, so his score from a position can rise above 0 and
+    the entries' bounds do not hold), and with the root bounds
     of :func:`declarer_bet_bounds` (from above too for a bet or a net where the
     position's total is fixed: such a net, or a bet when the seat's guaranteed value is
     the whole total, is exact without a search). Any other objective is solved on its own. The
@@ -882,7 +885,8 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
         gw = int(pg.P[K.O_W + x])
         bw = int(pb.P[K.O_W + x])
         if (seeded and pg.grid and pb.words == pg.words and pb.cc.scale == pg.cc.scale
-                and gw > 0 and bw % gw == 0):
+                and gw > 0 and bw % gw == 0 and pg.cc.bonus_tricks is None
+                and pg.cc.bonus_cards is None):
             if snap is None:
                 snap = _table_snapshot(pg)
             _table_seed(pb, pg, snap, bw // gw)

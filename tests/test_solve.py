@@ -612,6 +612,29 @@ def test_bets_from_the_guaranteed_values_table_keep_their_values() -> None:
     assert (v, nodes[1]) == (v0, st["nodes"])
 
 
+def test_no_table_seed_where_a_bonus_can_replace_the_points() -> None:
+    """A rules file's contract with -2 a trick (or a heart) where taking them all scores
+    0: no seat scores above 0, yet from a position where E has taken every trick so far,
+    E's score from there can rise (his -6 turns into the bonus's 0). The seeded entries'
+    lower bounds then did not hold: N's bet against S came out 2 where it is 0, and on
+    the all-cards form 8 where it is 0."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    from analyzer.solve import solve_from_value
+    doc = tomllib.loads(load_rules("barbu-32").to_toml())
+    doc["contracts"]["capot"] = {"kind": "tricks", "trick_points": -2, "all_tricks_score": 0}
+    doc["contracts"]["hearts"] = {"kind": "tricks", "card_points": {"H": -2},
+                                  "all_cards_score": 0}
+    rules = parse_rules(doc, "bonus.toml")
+    objs = [[1, -1, 0, 0], [1, 0, -1, 0], [1, 0, 0, -1], [4, -1, -1, -1]]
+    for cid, deal in (("capot", "N:JT7.A.AT97. 9.KT8.QJ.Q9 AK.Q9..AKT7 Q8.J7.K8.J8"),
+                      ("hearts", "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT")):
+        g, vals = solve_from_value(deal, rules, cid, objs, leader="N", seat="N")
+        assert vals == [solve(deal, rules, cid, leader="N", weights=w, maximizers=["N"])
+                        for w in objs], cid
+
+
 def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cheap first (``analyzer.solve.PROBE``, notrump only): a node whose first move has
     not settled the test within a budget probes the other moves with a smaller one before
