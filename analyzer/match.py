@@ -194,50 +194,64 @@ def _subset_sums(values: list[Fraction]) -> set[Fraction]:
 
 def possible_raw(rules: Rules, contract: Contract) -> set[Fraction] | None:
     """The raw scores one player can have in a whole hand of a trick contract, by a cheap
-    over-approximation (tricks, scoring cards and last tricks counted independently, plus
-    the bonus scores); None for Dominoes and Ravage (checked otherwise)."""
-    if not contract.is_tricks or contract.ravage is not None:
+    over-approximation (tricks, scoring cards, last tricks and a Ravage City share counted
+    independently, plus the bonus scores); None for Dominoes."""
+    if not contract.is_tricks:
         return None
     n = rules.tricks_per_hand
     tp = rules.trick_points(contract)
     pts = list(rules.card_points(contract).values())
-    cards = _subset_sums(pts)
-    last = _subset_sums(list(rules.last_tricks(contract)))
-    base = {tp * t + x for t in range(n + 1) for x in cards}
-    out = {b + y for b in base for y in last}
-    # a bonus replaces the score of whoever takes every trick (or every scoring card):
-    # the full penalty itself never appears. (Removed only where nothing else can sum to
-    # it: points all of one sign, and for the tricks' bonus a trick value of its own.)
-    one_sign = all(x < 0 for x in pts) or all(x > 0 for x in pts)
-    full = _normal_total(rules, contract)
-    if contract.all_tricks_score is not None and tp != 0 and one_sign:
-        out.discard(full)
-    if contract.all_cards_score is not None and pts and one_sign and tp == 0 \
-            and not rules.last_tricks(contract):
-        out.discard(full)
+    last = [x for x in rules.last_tricks(contract) if x]
+    base = {tp * t + x for t in range(n + 1) for x in _subset_sums(pts)}
+    out = {b + y for b in base for y in _subset_sums(last)}
+    r = contract.ravage
+    if r is not None:  # (a share of 1 to 4 losers, or none)
+        out |= {v + r / k for v in out for k in range(1, 5)}
+    # a bonus replaces the score of whoever takes every trick (or every scoring card): the
+    # full penalty itself never appears. Left out only where nothing else sums to it:
+    # every point of one sign (then only taking everything does), and no Ravage share.
+    comps = ([tp] if tp else []) + pts + last
+    one_sign = bool(comps) and (all(x < 0 for x in comps) or all(x > 0 for x in comps))
+    if one_sign and r is None:
+        full = rules.normal_total(contract)
+        if contract.all_tricks_score is not None and tp != 0:
+            out.discard(full)
+        if contract.all_cards_score is not None and pts:
+            out.discard(full)
     for bonus in (contract.all_tricks_score, contract.all_cards_score):
         if bonus is not None:
             out.add(bonus)
     return out
 
 
-def _normal_total(rules: Rules, c: Contract) -> Fraction:
-    return (sum(rules.card_points(c).values(), Fraction(0)) + rules.trick_points(c)
-            * rules.tricks_per_hand + sum(rules.last_tricks(c), Fraction(0)))
+def _bonus_scored(c: Contract, raw: tuple[Fraction, ...]) -> bool:
+    """Whether a whole-hand bonus can explain ``raw``: the all-tricks bonus with the
+    others at 0 (they took nothing), or the all-cards bonus (the others keep what their
+    tricks, last tricks and Ravage shares give them, not checked here)."""
+    b = c.all_tricks_score
+    if b is not None and any(x == b and all(y == 0 for q, y in enumerate(raw) if q != p)
+                             for p, x in enumerate(raw)):
+        return True
+    return c.all_cards_score is not None and c.all_cards_score in raw
 
 
 def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> None:
     """Raise :class:`BarbuError` (without the hand number) when the raw results cannot
     come from one hand of ``contract``: a value no player can score, results that do not
-    add up to the contract's total, Dominoes results that are not the places."""
+    add up to the contract's total, Dominoes results that are not the places. Every check
+    errs on the side of accepting: results a real hand gives always pass."""
     names = " ".join(fmt(x) for x in raw)
     if contract.is_dominoes:
         if sorted(raw) != sorted(contract.places):
             raise BarbuError(f"raw results {names} are not the {contract.id} places "
                              + " ".join(fmt(x) for x in contract.places) + " in some order")
         return
-    if contract.ravage is not None:
-        r = contract.ravage
+    tp = rules.trick_points(contract)
+    cards = rules.card_points(contract)
+    last = rules.last_tricks(contract)
+    r = contract.ravage
+    if r is not None and not tp and not cards and not any(last):
+        # Ravage City alone: the players with the most cards of a suit share its points
         hit = [x for x in raw if x != 0]
         if not hit or any(x != r / len(hit) for x in hit):
             raise BarbuError(f"raw results {names} are impossible in {contract.id}: the "
@@ -247,47 +261,37 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
     assert ok is not None
     for p, x in enumerate(raw):
         if x not in ok:
-            tp = rules.trick_points(contract)
             why = (f" (not a multiple of the trick value {fmt(tp)})"
-                   if tp and not rules.card_points(contract) and not rules.last_tricks(contract)
+                   if tp and not cards and not last and r is None
                    and (x / tp).denominator != 1 else "")
             raise BarbuError(f"raw result {fmt(x)} of {SEAT_NAMES[p]} is impossible in "
                              f"{contract.id}{why}")
     total = sum(raw, Fraction(0))
     if rules.stops_early(contract):
         # the hand may stop before every point is taken: the stop cards' points are all
-        # there (it stops when they are all taken), the others' only in part; or one
-        # player takes everything and scores the bonus, the others 0
-        for bonus in (contract.all_tricks_score, contract.all_cards_score):
-            if bonus is not None and bonus in raw and all(
-                    x == 0 for q, x in enumerate(raw) if q != raw.index(bonus)):
-                return
-        cards = rules.card_points(contract)
+        # there (it stops when they are all taken), the others' only in part; or a bonus
+        if _bonus_scored(contract, raw):
+            return
         rest = [p for k, p in cards.items() if k not in contract.stop_when_taken]
-        rest += [rules.trick_points(contract) * rules.tricks_per_hand,
-                 *rules.last_tricks(contract)]
-        stop = sum((p for k, p in cards.items() if k in contract.stop_when_taken), Fraction(0))
+        rest += [tp * rules.tricks_per_hand, *last]
+        stop = sum((p for k, p in cards.items() if k in contract.stop_when_taken),
+                   Fraction(0)) + (r if r is not None else 0)
         lo = stop + sum((p for p in rest if p < 0), Fraction(0))
         hi = stop + sum((p for p in rest if p > 0), Fraction(0))
         if not lo <= total <= hi:
             raise BarbuError(f"raw results {names} add up to {fmt(total)}, outside what a "
                              f"{contract.id} hand can hand out ({fmt(lo)} to {fmt(hi)})")
         return
-    normal = _normal_total(rules, contract)
-    allowed = {normal}
-    for bonus in (contract.all_tricks_score, contract.all_cards_score):
-        if bonus is not None and bonus in raw and bonus != normal:
-            p = raw.index(bonus)
-            if any(x != 0 for q, x in enumerate(raw) if q != p):
-                raise BarbuError(f"raw results {names} are impossible in {contract.id}: "
-                                 f"{SEAT_NAMES[p]}'s {fmt(bonus)} is the score of whoever "
-                                 "takes everything, so the others score 0")
-            allowed.add(bonus)
-    if total not in allowed:
+    normal = rules.normal_total(contract)
+    if total != normal:
+        if _bonus_scored(contract, raw):
+            return  # (a bonus replaced a score: the last tricks' check does not apply)
+        b = contract.all_tricks_score
         raise BarbuError(f"raw results {names} add up to {fmt(total)}, not the {contract.id} "
-                         f"total {fmt(normal)}")
-    last = rules.last_tricks(contract)
-    if last and not rules.trick_points(contract) and not rules.card_points(contract):
+                         f"total {fmt(normal)}"
+                         + (f", nor are they {fmt(b)} for whoever takes every trick and 0 "
+                            "for the others" if b is not None else ""))
+    if any(last) and not tp and not cards and r is None:
         # only the last tricks score: each goes to one player
         if not any(tuple(sum((v for v, q in zip(last, who) if q == p), Fraction(0))
                          for p in range(4)) == tuple(raw)

@@ -274,10 +274,15 @@ class Rules:
             return sum(c.places, Fraction(0))
         if c.has_bonus:
             return None
-        cards = self.card_points(c)
         if self.stops_early(c):
             return None  # the hand may stop before those points are taken
-        return (sum(cards.values(), Fraction(0))
+        return self.normal_total(c)
+
+    def normal_total(self, contract: Contract | str) -> Fraction:
+        """What a hand of a trick contract played to its end hands out without a bonus:
+        every card's points, every trick's, the last tricks' and Ravage City's."""
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        return (sum(self.card_points(c).values(), Fraction(0))
                 + self.trick_points(c) * self.tricks_per_hand
                 + sum(self.last_tricks(c), Fraction(0))
                 + (c.ravage if c.ravage is not None else 0))
@@ -293,15 +298,15 @@ class Rules:
     def is_positive(self, contract: Contract | str) -> bool:
         """Trumps and Dominoes (and bridge contracts): the contracts scored upwards. A
         tricks contract is positive by its points, not by its trumps: a rules file's
-        Trumps that hands out -2 a trick settles as the negative contracts."""
+        Trumps that hands out -2 a trick settles as the negative contracts. Where a bonus
+        or stop cards make the total vary: by :meth:`normal_total`."""
         c = self.contract(contract) if isinstance(contract, str) else contract
         if c.is_dominoes:
             return True
         t = self.total(c)
-        if t is None:  # (a bonus or stop cards make the total vary: the points' sign)
-            pts = [self.trick_points(c), *self.last_tricks(c), *self.card_points(c).values()]
-            return all(p >= 0 for p in pts) and any(p > 0 for p in pts)
-        return t is not None and t > 0
+        if t is None:  # (a bonus or stop cards make it vary: a stop card that scores
+            t = self.normal_total(c)  # nothing, or a bonus, changes nothing)
+        return t > 0
 
     def to_toml(self) -> str:
         """The preset's source text (as loaded)."""

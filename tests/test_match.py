@@ -264,7 +264,7 @@ def test_bonus_contracts_never_score_the_full_penalty():
         check_raw(c, c.contract(cid), (bonus, 0, 0, 0))
         with pytest.raises(BarbuError, match="impossible"):
             check_raw(c, c.contract(cid), (full, 0, 0, 0))
-    with pytest.raises(BarbuError, match="the others score 0"):
+    with pytest.raises(BarbuError, match="40 for whoever takes every trick and 0 for the "):
         check_raw(c, c.contract("no-tricks"), (40, -5, 0, 0))
     check_raw(c, c.contract("no-tricks"), (-35, -5, 0, 0))     # 7 tricks and 1: normal
 
@@ -387,3 +387,103 @@ def test_every_played_hand_of_a_stopping_contract_passes_the_check():
             while not g.over:
                 g.play(rng.choice(g.legal()))
             check_raw(r, r.contract("no-king"), tuple(g.score()))
+
+
+def _random_contract(rng: random.Random) -> dict:
+    """A tricks contract mixing what rules files may: trick, card and last-trick points of
+    either sign, cards that end the hand, whole-hand bonuses of any sign and size, Ravage
+    City."""
+    pts = (1, -1, 2, -2, -5, 2.5, -0.5, 10, -20)
+    c: dict = {"kind": "tricks"}
+    if rng.random() < 0.6:
+        c["trick_points"] = rng.choice(pts)
+    if rng.random() < 0.4:
+        c["last_tricks"] = [rng.choice(pts) for _ in range(rng.randrange(1, 3))]
+    if rng.random() < 0.6:
+        c["card_points"] = {rng.choice(["H", "Q", "HK", "SA", "CT", "K"]): rng.choice(pts)
+                            for _ in range(rng.randrange(1, 3))}
+        if rng.random() < 0.3:
+            c["stop_when_taken"] = [rng.choice(["HK", "SA", "CT"])]
+        if rng.random() < 0.3:
+            c["all_cards_score"] = rng.choice(pts) * rng.choice((0, 1, 4))
+    if rng.random() < 0.3:
+        c["all_tricks_score"] = rng.choice(pts) * rng.choice((0, 1, 4))
+    if rng.random() < 0.3:
+        c["ravage"] = rng.choice((-36, 36, -9))
+    if not any(k in c for k in ("trick_points", "last_tricks", "card_points", "ravage")):
+        c["trick_points"] = -1
+    return c
+
+
+def test_every_played_hand_of_a_random_contract_passes_the_check():
+    """Whole hands played at random by the reference engine under random rules-file
+    contracts: `barbu score`'s check of raw results accepts every one (it refused real
+    results where trick and card points had opposite signs beside a bonus, where a bonus
+    equalled an ordinary score, where an all-cards bonus left the others their tricks,
+    where Ravage City came with other points, and a capot in a last-tricks contract)."""
+    import random
+    import tomllib
+
+    from analyzer.engine import TrickGame
+    from analyzer.rules import parse_rules
+    rng = random.Random(7)
+    base = tomllib.loads(load_rules("barbu-32").to_toml())
+    played = bonuses = 0
+    while played < 400:
+        data = json.loads(json.dumps(base))
+        data["contracts"]["x"] = _random_contract(rng)
+        try:
+            r = parse_rules(data, "random.toml")
+        except BarbuError:
+            continue
+        cards = [c for c in range(52) if c % 13 >= 5]
+        rng.shuffle(cards)
+        g = TrickGame(r, "x", [set(cards[8 * k:8 * k + 8]) for k in range(4)],
+                      rng.randrange(4))
+        while not g.over:
+            g.play(rng.choice(g.legal()))
+        raw = tuple(g.score())
+        check_raw(r, r.contract("x"), raw)
+        played += 1
+        c = r.contract("x")
+        bonuses += any(b is not None and b in raw
+                       for b in (c.all_tricks_score, c.all_cards_score))
+    assert bonuses >= 10
+
+
+def test_the_auditors_hands_pass_and_impossible_ones_still_fail():
+    """The real results the check refused (each played out by the engine first), and
+    results no hand can give, which it must still refuse."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    base = tomllib.loads(load_rules("barbu-32").to_toml())
+
+    def rules(**x):
+        data = json.loads(json.dumps(base))
+        data["contracts"]["x"] = dict(kind="tricks", **x)
+        r = parse_rules(data, "x.toml")
+        return r, r.contract("x")
+
+    F = Fraction
+    for kw, raw in (
+            (dict(trick_points=-1, card_points={"HA": 1}, all_tricks_score=10), (-7, 0, 0, 0)),
+            (dict(trick_points=-1, last_tricks=[3], all_tricks_score=10), (-5, -1, -1, 2)),
+            (dict(trick_points=-5, all_tricks_score=-10), (-10, -20, -10, 0)),
+            (dict(trick_points=-1, card_points={"H": -1}, all_cards_score=20), (-1, -2, 20, 0)),
+            (dict(trick_points=-1, ravage=-36), (0, -41, 0, -3)),
+            (dict(last_tricks=[-10, -20], all_tricks_score=50), (50, 0, 0, 0))):
+        check_raw(*rules(**kw), tuple(F(x) for x in raw))
+    r, c = rules(trick_points=-5, all_tricks_score=-10)
+    with pytest.raises(BarbuError, match="add up to -45, not the x total -40, nor are"):
+        check_raw(r, c, tuple(F(x) for x in (-10, -20, -10, -5)))
+    r, c = rules(trick_points=-1, ravage=-36)
+    with pytest.raises(BarbuError, match="impossible"):
+        check_raw(r, c, tuple(F(x) for x in (0, -50, 0, 6)))
+    r, c = rules(last_tricks=[-10, -20], all_tricks_score=50)
+    with pytest.raises(BarbuError, match="goes to one player"):
+        check_raw(r, c, tuple(F(x) for x in (-10, -10, -10, 0)))
+    # a stop card that scores nothing does not make a negative contract positive
+    r, _ = rules(trick_points=1, ravage=-36)
+    r2, _ = rules(trick_points=1, ravage=-36, stop_when_taken=["SA"])
+    assert r2.total("x") is None and not r.is_positive("x") and not r2.is_positive("x")
