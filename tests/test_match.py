@@ -4,6 +4,7 @@ and every inconsistency reported as one line naming the hand."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -421,7 +422,6 @@ def test_every_played_hand_of_a_random_contract_passes_the_check():
     results where trick and card points had opposite signs beside a bonus, where a bonus
     equalled an ordinary score, where an all-cards bonus left the others their tricks,
     where Ravage City came with other points, and a capot in a last-tricks contract)."""
-    import random
     import tomllib
 
     from analyzer.engine import TrickGame
