@@ -113,7 +113,6 @@ def test_oracle_cards_sample() -> None:
         _check(seed, cards=True)
 
 
-@pytest.mark.slow
 def _forced_case(seed: int) -> tuple[TrickGame, tuple, tuple, bool]:
     """No Queens or No King with ``forced_discard = true`` and a forced card in play;
     whether a seat holds a forced card while void in a suit another seat holds."""
@@ -156,6 +155,7 @@ def test_oracle_forced_discards_sample() -> None:
     assert can >= 30  # (most cases can force a discard)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(20))
 def test_oracle_full(block: int) -> None:
     """2,000 random positions (plus 200 with every card valued)."""
