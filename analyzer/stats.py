@@ -314,7 +314,8 @@ def read_manifest(data_dir: str | Path) -> dict[str, Any]:
         raise BarbuError(f"dataset manifest {m}: bad contracts {cs!r} (edited by hand?)")
     fs = man.get("features")  # (absent in datasets written before it was kept)
     if fs is not None and not (isinstance(fs, dict) and all(
-            isinstance(k, str) and (v is None or v in FEATURE_COLUMNS)
+            isinstance(k, str) and (v is None or isinstance(v, str)
+                                    and FEATURE_COLUMNS.get(v, "String") != "String")
             for k, v in fs.items())):
         raise BarbuError(f"dataset manifest {m}: bad features {fs!r} (edited by hand?)")
     return man

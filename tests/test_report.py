@@ -278,7 +278,8 @@ def test_feature_rows_follow_what_a_contract_scores(tmp_path):
     assert T.value_by_feature(data["values"], data["features"])["contract"].unique() \
         .to_list() == ["no-queens"]
     # and a hand-edited mapping is refused in one line
-    man["features"] = {"barbu": "shoe size"}
-    (out / "manifest.json").write_text(json.dumps(man))
-    with pytest.raises(BarbuError, match="bad features"):
-        S.read_manifest(out)
+    for bad in ("shoe size", "hand", ["hcp"], {"x": 1}, 5):  # (not a numeric column)
+        man["features"] = {"barbu": bad}
+        (out / "manifest.json").write_text(json.dumps(man))
+        with pytest.raises(BarbuError, match="bad features"):
+            S.read_manifest(out)
