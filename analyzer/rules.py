@@ -391,7 +391,7 @@ def list_presets() -> list[tuple[str, str, str]]:
 
 #: Loaded rules files by path and content (not by modification time: a file rewritten
 #: within the same timestamp, or copied over with ``cp -p``, must not keep its old rules).
-_CACHE: dict[tuple[str, bytes], Rules] = {}
+_CACHE: dict[tuple[str, bytes, str | None], Rules] = {}
 
 
 def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
@@ -427,7 +427,12 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
         raw = path.read_bytes()
     except OSError as e:
         raise BarbuError(f"cannot read rules file {path}: {e.strerror or e}") from None
-    key = (str(path.resolve()), raw)
+    # a saved preset answers to the name it was saved under, not to the one in its file
+    # (an edited copy of a built-in preset keeps the built-in's name there): that name is
+    # part of the key, as two names may lead to one file (a link, or a path and a name)
+    saved = (spec if spec not in BUILTIN_PRESETS and spec == path.stem
+             and path.parent == _user_rules_dir() else None)
+    key = (str(path.resolve()), raw, saved)
     if key in _CACHE:
         return _CACHE[key]
     try:
@@ -441,11 +446,8 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     except tomllib.TOMLDecodeError as e:
         raise BarbuError(f"rules file {path}: not valid TOML ({e})") from None
     rules = parse_rules(data, str(path))
-    if (spec not in BUILTIN_PRESETS and spec == path.stem and rules.name != spec
-            and path.parent == _user_rules_dir()):
-        # a saved preset answers to the name it was saved under, not to the one in its
-        # file (an edited copy of a built-in preset keeps the built-in's name there)
-        rules = replace(rules, name=spec)
+    if saved is not None and rules.name != saved:
+        rules = replace(rules, name=saved)
     rules.raw["__text__"] = text
     _CACHE[key] = rules
     return rules

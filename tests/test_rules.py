@@ -158,6 +158,11 @@ def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
     assert builtin_game(h3) == "barbu-32" and not same_game_as_builtin(h3)
     assert load_future_values(h3) == load_future_values(b32)
     assert builtin_game(load_rules("house2")) is None and load_future_values(mine) is None
+    # two names for one file (a link; a path, then a name): each answers to its own
+    home = tmp_path / "home" / "rules"
+    (home / "linked.toml").symlink_to(home / "house2.toml")
+    assert load_rules(str(home / "house2.toml")).name == "barbu-32"  # (by path: its own)
+    assert load_rules("house2").name == "house2" and load_rules("linked").name == "linked"
     # neither an alias nor the listing order of a free-order match changes the game
     data = tomllib.loads(b32.to_toml())
     data["contracts"]["trumps"]["aliases"] = ["atout", "my-trumps"]
