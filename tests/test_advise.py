@@ -835,15 +835,16 @@ def test_the_race_note_only_when_an_option_covers_fewer_deals():
 def test_the_left_hand_opponent_leads_where_the_rules_say():
     """classic-32 (lead = "left"): the advisor solves with the declarer's left-hand
     opponent on lead. Every card known, so each sample is this deal, where E leading
-    holds N to -20 in No Tricks and W leading to -25."""
+    holds N to -25 in No Tricks, N (the declarer) or W leading to -20."""
     from analyzer.solve import solve
-    known = {"E": "SA,S8,HA,H7,DA,D7,CT,C7", "S": "SQ,S7,HJ,H9,DK,DQ,DT,CK"}
-    d = advise("KJ.T.J9.J98", rules="classic-32", samples=2, seed=1, doubling="none",
+    known = {"E": "S7,ST,SJ,HJ,HA,D7,C7,CK", "S": "SA,H9,HK,D8,DQ,C8,CT,CA"}
+    d = advise("KQ98.7.A9.J", rules="classic-32", samples=2, seed=1, doubling="none",
                constraints={"known": known})
-    deal = "N:KJ.T.J9.J98 A8.A7.A7.T7 Q7.J9.KQT.K T9.KQ8.8.AQ"
+    deal = "N:KQ98.7.A9.J JT7.AJ.7.K7 A.K9.Q8.AT8 .QT8.KJT.Q9"
     mean, = [o["mean"] for o in d["options"] if o["contract"] == "no-tricks"]
     assert mean == solve(deal, "classic-32", "no-tricks", leader="E", seat="N")
-    assert mean != solve(deal, "classic-32", "no-tricks", leader="W", seat="N")
+    for other in "NW":
+        assert mean != solve(deal, "classic-32", "no-tricks", leader=other, seat="N")
 
 
 def test_bracket_figures_by_hand():
