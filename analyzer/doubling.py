@@ -178,9 +178,11 @@ class Doubles:
                 parts.append(SEAT_NAMES[d] + ">" + "".join(SEAT_NAMES[t] for t in self.by(d)))
         return " ".join(parts) if parts else "-"
 
-    def to_json(self) -> list[str]:
-        """``["E>N", "E>S", …]``: one ``doubler>target`` string per double."""
-        return [f"{SEAT_NAMES[d]}>{SEAT_NAMES[t]}" for d, t in self.pairs]
+    def to_json(self, first: int = 0) -> list[str]:
+        """``["E>N", "E>S", …]``: one ``doubler>target`` string per double, doublers in
+        turn from seat ``first`` as :meth:`text` (the declarer's left: bidding order)."""
+        return [f"{SEAT_NAMES[d]}>{SEAT_NAMES[t]}"
+                for k in range(4) for d in [(first + k) % 4] for t in self.by(d)]
 
 
 _DOUBLE = re.compile(r"^\s*([NESW])\s*>\s*(ALL|MAX|[NESW][NESW,\s]*)\s*$", re.IGNORECASE)
@@ -278,6 +280,11 @@ def validate_doubles(rules: Rules, contract: Contract | str, declarer: int,
                 raise BarbuError(f"illegal double {name}: preset {rules.name!r} has no "
                                  f"redoubles ({SEAT_NAMES[t]}>{SEAT_NAMES[d]} doubles the "
                                  "same pair)")
+            if (t, d) not in doubles.pairs and mode == "declarer-only":
+                # (whatever declarer_doubles says: nobody but the declarer is doubled)
+                raise BarbuError(f"illegal double {name}: preset {rules.name!r} lets only "
+                                 f"the declarer ({SEAT_NAMES[decl]}) be doubled; he may "
+                                 "only redouble a player who doubled him")
             if (t, d) not in doubles.pairs and not declarer_may_double_anyone(rules):
                 raise BarbuError(f"illegal double {name}: the declarer may only redouble a "
                                  "player who doubled him")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from analyzer.cards import DECK_RANKS, RANK_CHARS, Rank, Suit
 from analyzer.doubling import (SEAT_NAMES, Doubles, Settlement, _seat, fmt, parse_doubles,
@@ -152,7 +152,7 @@ class MatchResult:
             hands.append({
                 "hand": h.number, "run": h.run, "declarer": SEAT_NAMES[h.declarer],
                 "contract": h.contract, "trump": h.trump, "rank": h.rank,
-                "doubles": h.doubles.to_json(),
+                "doubles": h.doubles.to_json(first=(h.declarer + 1) % 4),
                 "pairs": {f"{SEAT_NAMES[p]}{SEAT_NAMES[q]}": h.doubles.count(p, q)
                           for p in range(4) for q in range(p + 1, 4) if h.doubles.count(p, q)},
                 "settlement": st.method,
@@ -185,28 +185,50 @@ class MatchResult:
 
 
 # --------------------------------------------------------------------------- raw checks
+#: The most raw scores :func:`possible_raw` lists (many scoring cards of unlike values
+#: have too many subset sums: a rules file's 20 cards at -1, -2, -4, ... took a minute).
+MAX_RAW_VALUES = 50_000
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _sums(a: set[Fraction], b: Iterable[Fraction]) -> set[Fraction]:
+    out = {x + y for x in a for y in b}
+    if len(out) > MAX_RAW_VALUES:
+        raise _TooMany
+    return out
+
+
 def _subset_sums(values: list[Fraction]) -> set[Fraction]:
     sums = {Fraction(0)}
     for v in values:
-        sums |= {s + v for s in sums}
+        sums |= _sums(sums, (v,))
+        if len(sums) > MAX_RAW_VALUES:
+            raise _TooMany
     return sums
 
 
 def possible_raw(rules: Rules, contract: Contract) -> set[Fraction] | None:
     """The raw scores one player can have in a whole hand of a trick contract, by a cheap
     over-approximation (tricks, scoring cards, last tricks and a Ravage City share counted
-    independently, plus the bonus scores); None for Dominoes."""
+    independently, plus the bonus scores); None for Dominoes, and where there would be
+    more than :data:`MAX_RAW_VALUES` (:func:`check_raw` then checks a range)."""
     if not contract.is_tricks:
         return None
     n = rules.tricks_per_hand
     tp = rules.trick_points(contract)
     pts = list(rules.card_points(contract).values())
     last = [x for x in rules.last_tricks(contract) if x]
-    base = {tp * t + x for t in range(n + 1) for x in _subset_sums(pts)}
-    out = {b + y for b in base for y in _subset_sums(last)}
     r = contract.ravage
-    if r is not None:  # (a share of 1 to 4 losers, or none)
-        out |= {v + r / k for v in out for k in range(1, 5)}
+    try:
+        out = _sums(_sums(_subset_sums(pts), {tp * t for t in range(n + 1)}),
+                    _subset_sums(last))
+        if r is not None:  # (a share of 1 to 4 losers, or none)
+            out = _sums(out, {Fraction(0)} | {r / k for k in range(1, 5)})
+    except _TooMany:
+        return None
     # a bonus replaces the score of whoever takes every trick (or every scoring card): the
     # full penalty itself never appears. Left out only where nothing else sums to it:
     # every point of one sign (then only taking everything does), and no Ravage share.
@@ -235,6 +257,16 @@ def _bonus_scored(c: Contract, raw: tuple[Fraction, ...]) -> bool:
     return c.all_cards_score is not None and c.all_cards_score in raw
 
 
+class _Range:
+    """``x in`` it: between ``lo`` and ``hi``, or one of ``extra``."""
+
+    def __init__(self, lo: Fraction, hi: Fraction, extra: set[Fraction]):
+        self.lo, self.hi, self.extra = lo, hi, extra
+
+    def __contains__(self, x: object) -> bool:
+        return x in self.extra or self.lo <= x <= self.hi  # type: ignore[operator]
+
+
 def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> None:
     """Raise :class:`BarbuError` (without the hand number) when the raw results cannot
     come from one hand of ``contract``: a value no player can score, results that do not
@@ -258,7 +290,12 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
                              f"players with the most cards of a suit share {fmt(r)}")
         return
     ok = possible_raw(rules, contract)
-    assert ok is not None
+    if ok is None:  # (too many to list: between the most one player can lose and win)
+        comps = [tp * rules.tricks_per_hand, *cards.values(), *last, r or 0]
+        lo = sum((x for x in comps if x < 0), Fraction(0))
+        hi = sum((x for x in comps if x > 0), Fraction(0))
+        ok = _Range(lo, hi, {b for b in (contract.all_tricks_score, contract.all_cards_score)
+                             if b is not None})
     for p, x in enumerate(raw):
         if x not in ok:
             why = (f" (not a multiple of the trick value {fmt(tp)})"

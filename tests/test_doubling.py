@@ -212,6 +212,14 @@ def test_declarer_only_variant(tournament):
         validate_doubles(r, "no-queens", N, parse_doubles("E>S"))
     with pytest.raises(BarbuError, match="every doubler"):
         validate_doubles(r, "no-queens", N, parse_doubles("E>N S>N N>E"))
+    # with declarer_doubles = "any" too, the declarer doubling a non-doubler was told a
+    # redouble "must target every doubler (also )": nobody but him is doubled here
+    r2 = dataclasses.replace(r, variants={**r.variants, "declarer_doubles": "any"})
+    for ds in ("N>E", "E>N N>ES"):
+        with pytest.raises(BarbuError, match=r"N>[ES]: .*lets only the declarer \(N\) be "
+                                             "doubled; he may only redouble a player who"):
+            validate_doubles(r2, "no-queens", N, parse_doubles(ds))
+    validate_doubles(r2, "no-queens", N, parse_doubles("E>N S>N N>ES"))
 
 
 def test_no_redouble_variant(tournament):

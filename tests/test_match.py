@@ -487,3 +487,34 @@ def test_the_auditors_hands_pass_and_impossible_ones_still_fail():
     r, _ = rules(trick_points=1, ravage=-36)
     r2, _ = rules(trick_points=1, ravage=-36, stop_when_taken=["SA"])
     assert r2.total("x") is None and not r.is_positive("x") and not r2.is_positive("x")
+
+
+def test_many_unlike_scoring_cards_are_checked_by_range():
+    """A rules file's 24 cards at -1, -2, -4, ...: listing every subset sum took minutes
+    (20 cards: a minute, 300 MB). Past MAX_RAW_VALUES the check is a range."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    data = tomllib.loads(load_rules("tournament").to_toml())
+    names = [s + r for s in "SHDC" for r in "AKQJT98765432"][:24]
+    data["contracts"]["no-hearts"] = {"kind": "tricks",
+                                      "card_points": {c: -2 ** i for i, c in enumerate(names)}}
+    r = parse_rules(data, "pow.toml")
+    c = r.contract("no-hearts")
+    assert possible_raw(r, c) is None
+    full = -(2 ** 24 - 1)
+    check_raw(r, c, (Fraction(full + 5), Fraction(-5), Fraction(0), Fraction(0)))
+    with pytest.raises(BarbuError, match="impossible"):
+        check_raw(r, c, (Fraction(full - 1), Fraction(1), Fraction(0), Fraction(0)))
+    with pytest.raises(BarbuError, match="add up to"):
+        check_raw(r, c, (Fraction(full), Fraction(-5), Fraction(0), Fraction(0)))
+
+
+def test_json_doubles_in_bidding_order():
+    """match-format.md: the doubles in bidding order, from the declarer's left, his
+    redoubles last, as the text sheet prints them (the JSON sorted them by seat, the
+    declarer's redouble first)."""
+    r = score_match(Path(__file__).resolve().parents[1] / "data/samples/match-tournament.toml")
+    h = r.to_json()["hands"][0]
+    assert h["declarer"] == "N" and h["doubles"] == ["E>N", "E>S", "E>W", "S>N", "N>S"]
+    assert render_match(r).count("E>NSW S>N N>S") == 1
