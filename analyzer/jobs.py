@@ -437,6 +437,16 @@ def solve_job(job: Mapping[str, Any],
     return job_.run()
 
 
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's dict, refusing a key given twice."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise BarbuError(f"option {k!r} given twice")
+        out[k] = v
+    return out
+
+
 def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
     """A batch line: a PBN deal, or a JSON object ``{"deal": …, option: value, …}``;
     its keys (``all_seats`` or ``all-seats``) override ``defaults`` (the command-line
@@ -446,7 +456,9 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
     job = {k: v for k, v in defaults.items() if v is not None}
     if t.startswith("{"):
         try:
-            obj = json.loads(t)
+            # (a key twice, {"contract": "no-king", "contract": "no-queens"}, would
+            # silently answer for the last one)
+            obj = json.loads(t, object_pairs_hook=_no_repeats)
         except json.JSONDecodeError as e:
             raise BarbuError(f"bad JSON ({e.msg})") from None
         except RecursionError:

@@ -267,13 +267,16 @@ def test_batch_lines_of_the_wrong_shape_are_their_own_errors(tmp_path):
         json.dumps({"deal": ENDGAME, "cards": "false"}),
         json.dumps({"deal": ENDGAME, "seat": "E", "side": "NS"}),
         json.dumps({"deal": ENDGAME, "seat": "S"}),
+        # (a key twice was answered for the last value, silently)
+        f'{{"deal": "{ENDGAME}", "contract": "no-king", "contract": "no-queens"}}',
     ]))
     for workers in ("1", "2"):
         p = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", workers)
         assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
-        assert "6 of 7 batch jobs failed" in p.stderr
+        assert "7 of 8 batch jobs failed" in p.stderr
         out = [json.loads(x) for x in p.stdout.splitlines()]
-        assert [x["line"] for x in out] == list(range(1, 8))
+        assert [x["line"] for x in out] == list(range(1, 9))
+        assert out[7]["error"] == "option 'contract' given twice"
         errors = [x.get("error", "") for x in out]
         assert "bad JSON" in errors[0]
         assert "bad trick 5" in errors[1]
