@@ -290,6 +290,8 @@ class Job:
                 if isinstance(lay, str):
                     lay = parse_layout(lay, self.rules.deck, ace=c.ace)
                 res["layout"] = format_layout(lay)  # canonical: S H D C, every suit
+            if self.out:  # (who went out first changes the places: the answer's input)
+                res["out"] = "".join(Seat(x).name for x in self.out)
             if self.rank is None and c.start == "named" and not self.layout:
                 if self.all_seats or self.cards:
                     raise BarbuError(f"{'--all-seats' if self.all_seats else '--cards'} "

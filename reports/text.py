@@ -78,6 +78,8 @@ def render_solve(res: dict[str, Any]) -> str:
         out.append(f"trick     {' '.join(res['trick'])}")
     if "layout" in res:
         out.append(f"layout    {res['layout']}")
+    if "out" in res:
+        out.append(f"out       {res['out']} (in the order they went out)")
     if "rows" in res:
         rows = res["rows"]
         seats = sorted({r["seat"] for r in rows}, key="NESW".index)

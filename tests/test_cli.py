@@ -181,6 +181,14 @@ def test_dominoes_json_layout_is_canonical():
     d = ok_json("solve", deal, "-c", "dominoes", "--rank", "7", "--layout",
                 "♠:2-q h:x D:x C:x", "--out", "WE")
     assert d["layout"] == "S:2-Q H:2-A D:2-A C:2-A" and d["value"] == -5
+    # who went out first changes the places: the answer echoes it as it echoes the layout
+    big = "N:... ... ...98765432 ...AKQJT"
+    kw = ("-c", "dominoes", "--rank", "7", "--layout", "S:2-A H:2-A D:2-A C:-", "--leader",
+          "S", "--all-seats")
+    ne, en = ok_json("solve", big, *kw, "--out", "NE"), ok_json("solve", big, *kw, "--out", "en")
+    assert (ne["out"], en["out"]) == ("NE", "EN") and ne["values"] != en["values"]
+    assert "out       NE (in the order they went out)" in run("solve", big, *kw, "--out",
+                                                               "NE").stdout
     p = run("solve", deal, "-c", "dominoes", "--rank", "7", "--layout", "S:2-Q H:x D:x C:x")
     assert p.returncode == 2 and "give the order they went out in with --out" in p.stderr
 
