@@ -670,6 +670,8 @@ def _num(x: Fraction | float | None, places: int = 4) -> int | float | None:
     if isinstance(x, Fraction) and x.denominator == 1:
         return int(x)
     q = Fraction(x) if isinstance(x, Fraction) else Fraction(repr(float(x)))
+    if q.denominator == 1:  # (a float that is a whole number: 0.0, a standard error)
+        return int(q)
     k = Fraction(10) ** places
     r = math.floor(abs(q) * k + Fraction(1, 2)) / k
     return float(r if q >= 0 else -r) + 0.0
@@ -689,7 +691,7 @@ def summarize(values: Sequence[Fraction]) -> dict[str, Any]:
 
     >>> s = summarize([Fraction(65)] * 3)
     >>> s["mean"], s["stderr"], s["ci95"], s["distribution"]
-    (65, 0.0, [65, 65], [{'value': 65, 'count': 3}])
+    (65, 0, [65, 65], [{'value': 65, 'count': 3}])
     """
     n = len(values)
     m = sum(values, Fraction(0)) / n
@@ -698,7 +700,7 @@ def summarize(values: Sequence[Fraction]) -> dict[str, Any]:
     dist: dict[Fraction, int] = {}
     for v in values:
         dist[v] = dist.get(v, 0) + 1
-    return {"mean": _num(m), "stderr": None if se is None else round(se, 4),
+    return {"mean": _num(m), "stderr": _num(se),
             "ci95": None if half is None else [_num(m - Fraction(half)),
                                               _num(m + Fraction(half))],
             "min": _num(min(values)), "max": _num(max(values)),
@@ -943,8 +945,8 @@ def _bracket_advice(rules: Rules, c: Contract, seat: int, y: int,
     highs = [-vy for _, vy in vals]
     n = len(vals)
     lo, hi, mid = _bracket_means(vals)
-    p_x = sum(1 for v in lows if v > 0) / n
-    p_y = sum(1 for v in highs if v < 0) / n
+    p_x = Fraction(sum(1 for v in lows if v > 0), n)
+    p_y = Fraction(sum(1 for v in highs if v < 0), n)
     X, Y = Seat(seat).name, Seat(y).name
     sum_rule = rules.variants["positive_settlement"] == "sum" and rules.is_positive(c)
     gain = f"{Y}'s gain per double is {X}'s loss, -(s_{X} - s_{Y})"
@@ -969,8 +971,8 @@ def _bracket_advice(rules: Rules, c: Contract, seat: int, y: int,
                 f"{_f(mid)}")
     out = {"opponent": Y, "low": _num(lo), "high": _num(hi),
            "low_stderr": _round(_stderr(lows)), "high_stderr": _round(_stderr(highs)),
-           "mid": _num(mid), "p_declarer_wins": round(p_x, 4),
-           "p_opponent_wins": round(p_y, 4),
+           "mid": _num(mid), "p_declarer_wins": _num(p_x),
+           "p_opponent_wins": _num(p_y),
            "bad_brackets": sum(1 for a, b in zip(lows, highs) if a > b),
            "double": double, "double_reason": why,
            "redouble": redouble, "redouble_reason": "if doubled: " + rwhy}
@@ -1040,7 +1042,9 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
     else:
         for n_pair, key in ((1, "all_double"), (2, "all_double_redoubled")):
             if n_pair == 2 and not rules.variants["redouble"]:
-                net[key] = None  # (no redoubles in these rules)
+                net[key] = None
+                net["note"] = ("these rules have no redoubles (redouble = false): "
+                               "all_double_redoubled does not arise")
                 continue
             if total is not None:
                 vals = [(1 + 4 * n_pair) * v - n_pair * total for v in values]
@@ -1334,8 +1338,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         for rank_pos, i in enumerate(order):
             vals = [v[i] for v in values if v[i] is not None]
             row = {**opts[i].key, "samples": len(vals), **summarize(vals),
-                   "p_best": round(pbest[i], 4),
-                   "future": None if i not in future else round(future[i], 4)}
+                   "p_best": _num(pbest[i]),
+                   "future": None if i not in future else _num(future[i])}
             m = sum(vals, Fraction(0)) / len(vals)
             row["score"] = _num(m + _exact(future.get(i, 0.0)))
             row["position"] = rank_pos + 1
@@ -1428,18 +1432,18 @@ def _order(cols: list[list[Fraction]], active: Iterable[int] | None = None) -> l
     return sorted(range(len(cols)), key=lambda i: (i not in act, -means[i], i))
 
 
-def _p_best(cols: list[list[Fraction]]) -> list[float]:
+def _p_best(cols: list[list[Fraction]]) -> list[Fraction]:
     """Per option, the share of deals on which it scores best (ties shared), among the
     options solved on the deal (``race``: an option that stopped early counts as not
     best on the later deals)."""
     n = max(len(c) for c in cols)
-    out = [0.0] * len(cols)
+    out = [Fraction(0)] * len(cols)
     for k in range(n):
         vals = [(c[k], i) for i, c in enumerate(cols) if k < len(c)]
         top = max(v for v, _ in vals)
         win = [i for v, i in vals if v == top]
         for i in win:
-            out[i] += 1 / len(win)
+            out[i] += Fraction(1, len(win))
     return [x / n for x in out]
 
 

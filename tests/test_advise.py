@@ -703,6 +703,7 @@ def test_redoubles_follow_the_rules(tmp_path):
     assert not any(e["redouble_allowed"] for e in d["doubling"])
     assert "not allowed" in render_advice(d)
     assert d["declarer_net"][0]["all_double_redoubled"] is None
+    assert "no redoubles" in d["declarer_net"][0]["note"]  # (advise.md: null with a note)
     d = advise("KQJ7..AK9.8", rules=_b32_with(tmp_path, doubles="declarer-only"),
                remaining="no-king,no-tricks", samples=4, seed=3, workers=1)
     assert all("redoubles every doubler" in e["redouble_reason"] for e in d["doubling"])
@@ -845,6 +846,21 @@ def test_the_left_hand_opponent_leads_where_the_rules_say():
     assert mean == solve(deal, "classic-32", "no-tricks", leader="E", seat="N")
     for other in "NW":
         assert mean != solve(deal, "classic-32", "no-tricks", leader=other, seat="N")
+
+
+def test_json_figures_round_half_away_from_zero_and_integers_stay_whole():
+    """advise.md: exact integers stay integers, other numbers are rounded to 4 decimals,
+    half away from zero on the exact value. p_best 9/32 printed 0.2812 (Python's round,
+    half to even, on a float) and a zero standard error 0.0."""
+    assert A._num(Fraction(9, 32)) == 0.2813 and A._num(0.0) == 0
+    assert isinstance(A._num(0.0), int) and isinstance(A._num(1.0), int)
+    assert A._p_best([[Fraction(1)] * 32, [Fraction(0)] * 23 + [Fraction(2)] * 9]) == [
+        Fraction(23, 32), Fraction(9, 32)]
+    s = A.summarize([Fraction(65)] * 3)
+    assert s["stderr"] == 0 and isinstance(s["stderr"], int)
+    e = A._bracket_advice(load_rules("tournament"), load_rules("tournament").contract(
+        "no-king"), 0, 1, [(Fraction(1), Fraction(-2))] * 9 + [(Fraction(0), Fraction(1))] * 23)
+    assert e["p_declarer_wins"] == 0.2813 and e["p_opponent_wins"] == 0.7188
 
 
 def test_bracket_figures_by_hand():
