@@ -378,6 +378,8 @@ class Job:
             best = max(range(len(rows)), key=lambda i: rows[i]["value"])
             res["best"] = {k: (_num(v) if k == "value" else v)
                            for k, v in rows[best].items()}
+            for i, row in enumerate(rows):  # (as the table of starting ranks marks it)
+                row["best"] = i == best
         for row in rows:
             row["value"] = _num(row["value"])
         res["rows"] = rows
