@@ -374,14 +374,13 @@ class Job:
                          "trump": None if trump is None else "SHDC"[trump],
                          "rank": None if rank is None else RANK_CHARS[rank],
                          "seat": Seat(p).name, "value": v})
-        if len(seats) == 1:
-            best = max(range(len(rows)), key=lambda i: rows[i]["value"])
-            res["best"] = {k: (_num(v) if k == "value" else v)
-                           for k, v in rows[best].items()}
-            for i, row in enumerate(rows):  # (as the table of starting ranks marks it)
-                row["best"] = i == best
-        for row in rows:
+        best = max(range(len(rows)), key=lambda i: rows[i]["value"])  # (exact values)
+        for i, row in enumerate(rows):
             row["value"] = _num(row["value"])
+            if len(seats) == 1:  # (as the table of starting ranks marks it)
+                row["best"] = i == best
+        if len(seats) == 1:
+            res["best"] = dict(rows[best])
         res["rows"] = rows
         return res
 
@@ -441,12 +440,18 @@ def solve_job(job: Mapping[str, Any],
     return job_.run()
 
 
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's dict, refusing a key given twice."""
-    out: dict[str, Any] = {}
+class _Object(dict):
+    """A JSON object, with the keys it gave more than once (``repeated``)."""
+
+    repeated: list[str]
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> _Object:
+    out = _Object()
+    out.repeated = []
     for k, v in pairs:
         if k in out:
-            raise BarbuError(f"option {k!r} given twice")
+            out.repeated.append(k)
         out[k] = v
     return out
 
@@ -469,6 +474,8 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
             raise BarbuError("bad JSON (nested too deeply)") from None
         if not isinstance(obj, dict):
             raise BarbuError("a job must be a JSON object")
+        if obj.repeated:  # (a repeat inside a value fails as a bad value of that option)
+            raise BarbuError(f"option {obj.repeated[0]!r} given twice")
         seen: set[str] = set()
         for k, v in obj.items():
             key = k.replace("-", "_")  # all-seats as on the command line, or all_seats

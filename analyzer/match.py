@@ -195,6 +195,9 @@ class _TooMany(Exception):
 
 
 def _sums(a: set[Fraction], b: Iterable[Fraction]) -> set[Fraction]:
+    b = list(b)
+    if len(a) * len(b) > 20 * MAX_RAW_VALUES:  # (give up before the work, not after)
+        raise _TooMany
     out = {x + y for x in a for y in b}
     if len(out) > MAX_RAW_VALUES:
         raise _TooMany

@@ -115,9 +115,7 @@ def test_table_rows_are_each_options_value_and_the_best_is_marked():
     assert len(set(vals)) > 3  # (the check below tells options apart)
     for r in d["rows"]:
         assert r["seat"] == "N" and r["value"] == _row_value(deal, "barbu-32", r), r
-    assert d["best"]["value"] == max(vals)
-    assert [{k: v for k, v in r.items() if k != "best"} for r in d["rows"] if r["best"]] \
-        == [d["best"]]
+    assert d["best"]["value"] == max(vals) and [r for r in d["rows"] if r["best"]] == [d["best"]]
     lines = run("solve", deal, "-r", "barbu-32").stdout.splitlines()
     body = lines[lines.index(next(x for x in lines if x.startswith("---"))) + 1:]
     assert body[0].endswith("<- best") and sum("<- best" in x for x in body) == 1
@@ -279,14 +277,16 @@ def test_batch_lines_of_the_wrong_shape_are_their_own_errors(tmp_path):
         json.dumps({"deal": ENDGAME, "seat": "S"}),
         # (a key twice was answered for the last value, silently)
         f'{{"deal": "{ENDGAME}", "contract": "no-king", "contract": "no-queens"}}',
+        f'{{"deal": "{ENDGAME}", "trick": {{"a": 1, "a": 2}}}}',
     ]))
     for workers in ("1", "2"):
         p = run("solve", "--batch", str(f), "-c", "no-tricks", "--workers", workers)
         assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
-        assert "7 of 8 batch jobs failed" in p.stderr
+        assert "8 of 9 batch jobs failed" in p.stderr
         out = [json.loads(x) for x in p.stdout.splitlines()]
-        assert [x["line"] for x in out] == list(range(1, 9))
+        assert [x["line"] for x in out] == list(range(1, 10))
         assert out[7]["error"] == "option 'contract' given twice"
+        assert out[8]["error"].startswith("bad trick")  # (a repeat inside a value)
         errors = [x.get("error", "") for x in out]
         assert "bad JSON" in errors[0]
         assert "bad trick 5" in errors[1]

@@ -508,6 +508,13 @@ def test_many_unlike_scoring_cards_are_checked_by_range():
         check_raw(r, c, (Fraction(full - 1), Fraction(1), Fraction(0), Fraction(0)))
     with pytest.raises(BarbuError, match="add up to"):
         check_raw(r, c, (Fraction(full), Fraction(-5), Fraction(0), Fraction(0)))
+    # 15 such cards and 8 unlike last tricks: each part under the limit, their sums (and
+    # the work of listing them) 250 times over it; given up before the work
+    data["contracts"]["no-hearts"] = {
+        "kind": "tricks", "card_points": {c: -2 ** i for i, c in enumerate(names[:15])},
+        "last_tricks": [0] * 5 + [-2 ** (15 + i) for i in range(8)]}
+    r = parse_rules(data, "pow2.toml")
+    assert possible_raw(r, r.contract("no-hearts")) is None
 
 
 def test_json_doubles_in_bidding_order():
