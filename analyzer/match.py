@@ -287,6 +287,9 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
     r = contract.ravage
     if r is not None and not tp and not cards and not any(last):
         # Ravage City alone: the players with the most cards of a suit share its points
+        # (or a capot bonus replaces the taker's share)
+        if _bonus_scored(contract, raw):
+            return
         hit = [x for x in raw if x != 0]
         if not hit or any(x != r / len(hit) for x in hit):
             raise BarbuError(f"raw results {names} are impossible in {contract.id}: the "

@@ -570,6 +570,11 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         raise BarbuError(f"bad --cluster {cluster!r}: expected 'local'")
     r = load_rules(rules)
     cids = resolve_contracts(r, contracts)
+    from analyzer.compile import compile_contract
+    for cid in cids:  # (a contract the solver cannot play: refused before any file)
+        c = r.contract(cid)
+        if c.is_tricks:
+            compile_contract(r, c, 0 if c.trumps else None)
     deals = int(deals)
     seed = int(seed)
 

@@ -525,3 +525,24 @@ def test_json_doubles_in_bidding_order():
     h = r.to_json()["hands"][0]
     assert h["declarer"] == "N" and h["doubles"] == ["E>N", "E>S", "E>W", "S>N", "N>S"]
     assert render_match(r).count("E>NSW S>N N>S") == 1
+
+
+def test_ravage_city_with_a_capot_bonus():
+    """Ravage City alone with an all-tricks bonus: whoever takes every trick scores the
+    bonus, the others 0, which the Ravage check refused (rules-files audit)."""
+    import tomllib
+
+    from analyzer.engine import TrickGame
+    from analyzer.rules import parse_rules
+    data = tomllib.loads(load_rules("barbu-32").to_toml())
+    data["contracts"]["x"] = {"kind": "tricks", "ravage": -20, "all_tricks_score": 30}
+    r = parse_rules(data, "rb.toml")
+    hands = [{13 * s + k for s in range(4) for k in (12, 11)}, *[
+        {13 * s + k for s in range(4) for k in ks} for ks in ((10, 9), (8, 7), (6, 5))]]
+    g = TrickGame(r, "x", hands, 0)
+    while not g.over:
+        g.play(max(g.legal(), key=lambda c: c % 13))
+    assert tuple(g.score()) == (30, 0, 0, 0)
+    check_raw(r, r.contract("x"), tuple(g.score()))
+    with pytest.raises(BarbuError, match="share -20"):
+        check_raw(r, r.contract("x"), (Fraction(-10), Fraction(-5), Fraction(0), Fraction(0)))

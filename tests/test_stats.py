@@ -439,3 +439,19 @@ def test_the_left_hand_opponent_leads_where_the_rules_say(tmp_path):
         assert Fraction(num, den) == left, decl
         differs += left != solve(deal, "classic-32", "no-tricks", leader=(d + 3) % 4, seat=d)
     assert differs
+
+
+def test_a_contract_the_solver_cannot_play_is_refused_before_any_file(tmp_path):
+    """A rules file's Ravage City with a bonus: stats wrote its manifest, then failed,
+    and the folder could be neither reused nor resumed (rules-files audit)."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    data = tomllib.loads(load_rules("barbu-32").to_toml())
+    data["contracts"]["x"] = {"kind": "tricks", "ravage": -20, "all_tricks_score": 30}
+    data["match"]["contracts"] = [*data["match"]["contracts"], "x"]
+    r = parse_rules(data, "rb.toml")
+    with pytest.raises(BarbuError, match="does not handle Ravage City with a bonus"):
+        S.run_stats(tmp_path / "out", deals=1, seed=1, rules=r, contracts="no-king,x",
+                    workers=1)
+    assert not (tmp_path / "out").exists()
