@@ -1244,7 +1244,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     do_double = r.doubling and doubling != "none"
     # auto tests after every AUTO_STEP deals: each look at 5% / looks (Bonferroni), so the
     # run's "clear at 95%" holds whichever look stopped it
-    looks = 1 + max(0, n_cap - AUTO_START) // AUTO_STEP if auto else 1
+    # (the tests every AUTO_STEP deals below the cap, and the recommendation's at the cap)
+    looks = len(range(AUTO_START, n_cap, AUTO_STEP)) + 1 if auto else 1
     q = t95 if looks == 1 else (lambda df: t_quantile(0.05 / looks, df))
     stopped = f"the cap of {n_cap} deals"
     try:

@@ -775,6 +775,12 @@ def test_auto_allows_for_its_repeated_looks():
         A.t_quantile(0.05 / looks, n - 1) * rec["margin_stderr"], abs=1e-3)
     assert f"over auto's {looks} looks" in rec["reason"]
     assert A.t_quantile(0.05 / looks, n - 1) > A.t95(n - 1)
+    # a cap that is not 20 + a multiple of 20: tests at 20 and 40 and the final one at
+    # 50 are three looks (the count said 2; with 30, 1: a plain 5% test twice)
+    for cap, want in ((30, 2), (50, 3), (400, 20)):
+        d = advise(HAND32, rules="barbu-32", remaining="no-tricks,no-queens",
+                   samples="auto", max_samples=cap, seed=2, workers=1, doubling="none")
+        assert d["recommendation"]["looks"] == want, cap
 
 
 def test_a_forced_choice_is_not_called_separated():
