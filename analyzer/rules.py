@@ -298,15 +298,11 @@ class Rules:
     def is_positive(self, contract: Contract | str) -> bool:
         """Trumps and Dominoes (and bridge contracts): the contracts scored upwards. A
         tricks contract is positive by its points, not by its trumps: a rules file's
-        Trumps that hands out -2 a trick settles as the negative contracts. Where a bonus
-        or stop cards make the total vary: by :meth:`normal_total`."""
+        Trumps that hands out -2 a trick settles as the negative contracts. By
+        :meth:`normal_total` (the total where it is fixed; where a bonus or stop cards
+        make it vary, a stop card that scores nothing, or a bonus, changes nothing)."""
         c = self.contract(contract) if isinstance(contract, str) else contract
-        if c.is_dominoes:
-            return True
-        t = self.total(c)
-        if t is None:  # (a bonus or stop cards make it vary: a stop card that scores
-            t = self.normal_total(c)  # nothing, or a bonus, changes nothing)
-        return t > 0
+        return c.is_dominoes or self.normal_total(c) > 0
 
     def to_toml(self) -> str:
         """The preset's source text (as loaded)."""
