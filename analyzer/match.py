@@ -297,10 +297,7 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
         return
     ok = possible_raw(rules, contract)
     if ok is None:  # (too many to list: between the most one player can lose and win)
-        comps = [tp * rules.tricks_per_hand, *cards.values(), *last, r or 0]
-        lo = sum((x for x in comps if x < 0), Fraction(0))
-        hi = sum((x for x in comps if x > 0), Fraction(0))
-        ok = _Range(lo, hi, {b for b in (contract.all_tricks_score, contract.all_cards_score)
+        ok = _Range(*rules.score_range(contract, bonus=False), {b for b in (contract.all_tricks_score, contract.all_cards_score)
                              if b is not None})
     for p, x in enumerate(raw):
         if x not in ok:

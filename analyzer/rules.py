@@ -287,6 +287,30 @@ class Rules:
                 + sum(self.last_tricks(c), Fraction(0))
                 + (c.ravage if c.ravage is not None else 0))
 
+    def score_range(self, contract: Contract | str, bonus: bool = True
+                    ) -> tuple[Fraction, Fraction]:
+        """The least and the most one player can score in a whole hand of the contract:
+        every negative point his (each trick, scoring card, last trick and Ravage City's
+        points), or every positive one; a whole-hand bonus widens it (``bonus``); Dominoes:
+        its places. Bounds, not always reached (a trick's points and a card's are counted
+        independently).
+
+        >>> r = load_rules("tournament")
+        >>> [tuple(map(str, r.score_range(c))) for c in ("no-king", "trumps", "dominoes")]
+        [('-20', '0'), ('0', '65'), ('-5', '45')]
+        """
+        c = self.contract(contract) if isinstance(contract, str) else contract
+        if c.is_dominoes:
+            return min(c.places), max(c.places)
+        comps = [self.trick_points(c) * self.tricks_per_hand, *self.card_points(c).values(),
+                 *self.last_tricks(c), c.ravage if c.ravage is not None else 0]
+        lo = sum((x for x in comps if x < 0), Fraction(0))
+        hi = sum((x for x in comps if x > 0), Fraction(0))
+        for b in (c.all_tricks_score, c.all_cards_score) if bonus else ():
+            if b is not None:
+                lo, hi = min(lo, b), max(hi, b)
+        return lo, hi
+
     def stops_early(self, contract: Contract | str) -> bool:
         """Whether a hand may end (its stop cards all taken) before every point of the
         contract is scored: tricks, last tricks or other cards still count."""
