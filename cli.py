@@ -217,8 +217,8 @@ def advise(
                                                  "(default: all of the preset's)."),
     samples: str = typer.Option("100", "--samples", "-n",
                                 help="Deals to sample, or 'auto' (batches of 20 until the best "
-                                     "option is separated from the next at 95%, allowing for "
-                                     "the repeated looks, or 400 deals)."),
+                                     "option is separated from the next at 95%, by a test "
+                                     "that holds however often it looks, or 400 deals)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed (printed, to repeat the run)."),
     workers: int = typer.Option(0, "--workers", "-w", help="Processes (0: all cores); results do not depend on it."),
     known: list[str] = typer.Option([], "--known", metavar="SEAT:CARDS", help="Cards known in a hand: SEAT:CARDS, e.g. E:SA,HK (repeatable)."),
@@ -228,7 +228,7 @@ def advise(
                                  help="Doubling brackets for the best option, all options, or none."),
     race: bool = typer.Option(False, "--race",
                               help="Solve in batches (20 deals; 10 on 52 cards) and stop "
-                                   "solving an option once the leader beats it at 99.9% "
+                                   "solving an option once the leader beats it at 99% "
                                    "(paired); its figures then "
                                    "cover fewer deals. Much faster when some options are "
                                    "clearly worse."),

@@ -80,19 +80,20 @@ AUTO_START, AUTO_STEP, AUTO_CAP = 20, 20, 400
 MAX_SAMPLES = 1_000_000
 
 #: ``race`` on 52 cards: its batches (the first and the later ones). A 52-card deal of the
-#: slow contracts costs seconds to a minute, and an option far behind is beaten at 99.9%
+#: slow contracts costs seconds to a minute, and an option far behind is beaten
 #: after 10 deals as after 20 (BENCHMARKS.md, "Advisor"): looking twice as often solves
 #: it on half the deals. ``auto`` still tests for separation every ``AUTO_STEP`` deals.
 RACE_STEP_52 = 10
+#: ``race``: an option stops being solved once the leader beats it at 1 - RACE_ALPHA
+#: (:func:`_separated`, whichever batch it is tested after).
+RACE_ALPHA = 0.01
+#: The betting test's cap on a stake: this share of the stake that the worst possible deal
+#: would ruin (Waudby-Smith and Ramdas suggest 1/2 or 3/4; 3/4 stopped auto after 6%
+#: fewer deals than 1/2 on 40 barbu-32 hands, BENCHMARKS.md "Advisor").
+BET_CAP = 0.75
 #: Solve the declarer's doubling solves of the option probably doubled right after its
 #: value, on the value's table (:func:`_fuse`); off only to measure what that saves.
 FUSE = True
-
-#: two-sided 99.9% Student t quantiles, degrees of freedom 1..30 (then 3.291): the
-#: ``race`` test, strict because it is made for every option after every batch.
-_T999 = (636.62, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587, 4.437,
-         4.318, 4.221, 4.140, 4.073, 4.015, 3.965, 3.922, 3.883, 3.850, 3.819, 3.792,
-         3.768, 3.745, 3.725, 3.707, 3.690, 3.674, 3.659, 3.646)
 
 #: two-sided 95% Student t quantiles, degrees of freedom 1..30 (then 1.96).
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
@@ -135,16 +136,6 @@ def t95(df: int) -> float:
     (12.706, 2.042, 1.9842, 1.9623)
     """
     return _T95[df - 1] if 1 <= df <= 30 else t_quantile(0.05, df)
-
-
-def t999(df: int) -> float:
-    """Two-sided 99.9% quantile of Student's t with ``df`` degrees of freedom (tables up to
-    30, Fisher's expansion beyond).
-
-    >>> t999(1), t999(19), t999(99), t999(1000)
-    (636.62, 3.883, 3.3915, 3.3003)
-    """
-    return _T999[df - 1] if 1 <= df <= 30 else t_quantile(0.001, df)
 
 
 # --------------------------------------------------------------------------- options
@@ -724,17 +715,56 @@ def _paired(a: Sequence[Fraction], b: Sequence[Fraction]) -> tuple[Fraction, flo
     return sum(d, Fraction(0)) / len(d), _stderr(d)
 
 
+def _log_wealth(d: Sequence[float], lo: float, hi: float) -> float:
+    """Log of what a bettor holds after betting on each of ``d`` in turn, starting with 1,
+    against "the mean of ``d`` is at most 0", where every ``d`` lies in ``[lo, hi]``
+    (``lo < 0 < hi``). Each stake is set from the deals before it alone (Waudby-Smith and
+    Ramdas's aGRAPA on ``d`` scaled to [0, 1], with their prior of one deal at 1/2 and
+    their cap of :data:`BET_CAP` of the stake that the worst deal would ruin). Where the
+    mean is at most 0 the holding is a supermartingale: it ever reaches ``1/alpha`` with
+    chance at most ``alpha``, however many looks are taken and whatever the distribution
+    (Ville's inequality). A gap seen on every deal so far wins little a deal where a large
+    jump the other way is possible: only the range bounds what has not come up yet."""
+    w = hi - lo
+    m0 = -lo / w
+    cap = BET_CAP / m0
+    out, total, squares = 0.0, 0.0, 0.25
+    for i, di in enumerate(d):
+        x = (di - lo) / w
+        mean, var = (0.5 + total) / (i + 1), squares / (i + 1)
+        g = mean - m0
+        stake = min(g / (var + g * g), cap) if g > 0 else 0.0
+        out += math.log1p(stake * (x - m0))
+        total += x
+        squares += (x - (0.5 + total) / (i + 2)) ** 2
+    return out
+
+
 def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
-               quantile: Callable[[int], float] = t95) -> bool:
-    """Whether ``a`` beats ``b`` at 95% (paired, on the deals both were solved on; another
-    level with ``quantile``). A constant gap in ``a``'s favour beats; a tie on every deal
-    does not (nor does it stop ``--race`` from solving ``b``)."""
-    m, se = _paired(a, b)
-    if se is None:
+               ra: tuple[float, float], rb: tuple[float, float], alpha: float = 0.05
+               ) -> bool:
+    """Whether ``a`` beats ``b`` at ``1 - alpha`` (paired, on the deals both were solved
+    on, in deal order), by a betting test that holds at any look and for any shape of the
+    per-deal values, given that each of ``a`` lies in ``ra`` and each of ``b`` in ``rb``
+    (:meth:`Rules.score_range`, plus the kept contracts' value). Where ``b`` can never
+    score above ``a`` one deal where ``a`` is ahead settles it; where it can never score
+    below, nothing does; a tie on every deal never does.
+
+    >>> F = Fraction
+    >>> _separated([F(1)] * 20, [F(0)] * 20, (-20, 20), (-20, 20))   # no: a jump may come
+    False
+    >>> _separated([F(5)] * 20, [F(0)] * 20, (-1, 5), (-1, 1))
+    True
+    >>> _separated([F(0), F(1)], [F(0), F(0)], (0, 9), (-9, 0))   # b never beats a
+    True
+    """
+    d = [float(x - y) for x, y in zip(a, b)]
+    lo, hi = min([ra[0] - rb[1], *d]), max([ra[1] - rb[0], *d])
+    if lo >= 0:
+        return any(x > 0 for x in d)
+    if hi <= 0:
         return False
-    if se == 0:
-        return m > 0  # a constant gap (or a tie: no)
-    return m - quantile(min(len(a), len(b)) - 1) * se > 0
+    return _log_wealth(d, lo, hi) >= math.log(1 / alpha)
 
 
 def _rivals(cols: list[list[Fraction]], order: Sequence[int], active: Iterable[int]
@@ -748,12 +778,14 @@ def _rivals(cols: list[list[Fraction]], order: Sequence[int], active: Iterable[i
     return twins, other
 
 
-def _race(cols: list[list[Fraction]], active: list[int]) -> list[int]:
+def _race(cols: list[list[Fraction]], active: list[int],
+          ranges: Sequence[tuple[float, float]]) -> list[int]:
     """The options still to solve (``race``): the leader, and every option it does not
-    beat at 99.9% (paired). Each option's scores cover the deals it was solved on (the
-    first ones: options only ever stop being solved)."""
+    beat at 99% (:func:`_separated`, ``ranges`` per option). Each option's scores cover
+    the deals it was solved on (the first ones: options only ever stop being solved)."""
     lead = _order(cols, active)[0]
-    return [i for i in active if i == lead or not _separated(cols[lead], cols[i], t999)]
+    return [i for i in active if i == lead
+            or not _separated(cols[lead], cols[i], ranges[lead], ranges[i], RACE_ALPHA)]
 
 
 # --------------------------------------------------------------------------- future values
@@ -1104,9 +1136,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         contract of the preset's match.
     samples : int or "auto"
         Deals to solve; ``"auto"`` samples in batches (``AUTO_START``, then ``AUTO_STEP``)
-        until the best option beats the next at 95% (paired test, each of the run's
-        possible looks at 5% / looks) or ``max_samples`` (default ``AUTO_CAP``) deals are
-        solved.
+        until the best option beats the next at 95% (paired, by a test that holds
+        whichever look stops the run, :func:`_separated`) or ``max_samples`` (default
+        ``AUTO_CAP``) deals are solved.
     seed : int, optional
         Seed of the deals; None draws one (reported in the result, to repeat the run).
     workers : int, optional
@@ -1127,7 +1159,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     race : bool
         Deals are drawn in batches (``AUTO_START``, then ``AUTO_STEP``; on 52 cards
         ``RACE_STEP_52`` each), and after each batch an option that the leading option
-        beats at 99.9% (paired t test on the deals both were solved on) is not solved
+        beats at 99% (:func:`_separated` on the deals both were solved on) is not solved
         on later deals: its figures, and each option's ``samples``, cover the deals it
         was solved on. The leader and the options close to it get every deal. Off for presets with a fixed order.
 
@@ -1242,11 +1274,11 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     deals: list[Hands] = []
     values: list[list[Fraction | None]] = []  # per deal, per option (None: not solved)
     do_double = r.doubling and doubling != "none"
-    # auto tests after every AUTO_STEP deals: each look at 5% / looks (Bonferroni), so the
-    # run's "clear at 95%" holds whichever look stopped it
-    # (the tests every AUTO_STEP deals below the cap, and the recommendation's at the cap)
-    looks = len(range(AUTO_START, n_cap, AUTO_STEP)) + 1 if auto else 1
-    q = t95 if looks == 1 else (lambda df: t_quantile(0.05 / looks, df))
+    # per option, the least and the most its score can be on a deal (the betting test's
+    # bounds: what the deals so far cannot show)
+    ranges = [tuple(float(x + _exact(future.get(i, 0.0)))
+                    for x in r.score_range(o.contract)) for i, o in enumerate(opts)]
+    looks = 0  # auto's tests (the betting test holds whichever of them stops the run)
     stopped = f"the cap of {n_cap} deals"
     try:
         step = RACE_STEP_52 if race and r.deck == 52 else AUTO_STEP
@@ -1293,7 +1325,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 break
             cols = _columns(values, opts, future)
             if race:
-                active = _race(cols, active)
+                active = _race(cols, active, ranges)
                 n_dbl = (len(active) if doubling == "all" else 1) if do_double else 0
                 runner.total = (runner.done + (n_cap - len(deals)) * len(active)
                                 + n_cap * 6 * n_dbl)
@@ -1314,9 +1346,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 if other is None:
                     stopped = "every option ties with the best on every deal: either will do"
                     break
-                if _separated(cols[order[0]], cols[other], q):
-                    stopped = (f"the best option is clear at 95% (each of the {looks} "
-                               f"looks at {5 / looks:.2g}%)")
+                looks += 1
+                if _separated(cols[order[0]], cols[other], ranges[order[0]], ranges[other]):
+                    stopped = "the best option is clear at 95%"
                     break
             target = min(n_cap, len(deals) + step)
         n = len(deals)
@@ -1327,7 +1359,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         best = order[0]
         if len(full) < len(opts):
             notes.append(f"race: {len(opts) - len(full)} of {len(opts)} options stopped "
-                         "early, each once the leading option beat it at 99.9% (paired): "
+                         "early, each once the leading option beat it at 99% (paired): "
                          "their figures cover fewer deals (samples)"
                          + ("; doubling brackets are for the others" if do_double
                             and doubling == "all" else ""))
@@ -1362,16 +1394,16 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             rec["margin"] = _num(md)
             rec["margin_stderr"] = _round(se)
             rec["margin_deals"] = min(len(cols[best]), len(cols[runner_up]))
-            # (the half-width of the test's 95% interval: Student t on the paired deals,
-            # at auto's level a look)
+            # (the noise: a Student t 95% half-width on the paired deals; the test that
+            # decides `separated` does not assume near-normal differences)
             rec["margin_half95"] = None if se is None else _round(
-                q(min(len(cols[best]), len(cols[runner_up])) - 1) * se)
-            rec["separated"] = (None if fixed or all_tied
-                                else _separated(cols[best], cols[runner_up], q))
+                t95(min(len(cols[best]), len(cols[runner_up])) - 1) * se)
+            rec["separated"] = (None if fixed or all_tied else _separated(
+                cols[best], cols[runner_up], ranges[best], ranges[runner_up]))
         else:
             rec["separated"] = None  # a single option (or a forced one): no test
         if auto:
-            rec["looks"] = looks
+            rec["looks"] = looks + (n >= n_cap)  # (at the cap, the recommendation's test)
             notes.append(f"auto: stopped after {n} deals: {stopped}")
         rec["forced"] = fixed
         rec["reason"] = _reason(opts, best, runner_up, rec, future, fixed, rem, n)
@@ -1465,11 +1497,9 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
     if rec.get("tied_with"):
         s += (f"; tied on every deal with {', '.join(t['label'] for t in rec['tied_with'])}"
               " (either will do)")
-    looks = rec.get("looks", 1)
     s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
           + (f" ± {rec['margin_half95']:.2f} at 95%" if rec.get("margin_half95") is not None
              else "")
-          + (f" over auto's {looks} looks" if looks > 1 else "")
           + (f" (on the {rec['margin_deals']} deals both were solved on)"
              if rec.get("margin_deals", n) < n else ""))
     s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
