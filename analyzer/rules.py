@@ -611,6 +611,8 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
     for k in ("name", "deck", "contracts"):
         if k not in data:
             raise BarbuError(f"{where}: missing key {k!r}")
+    if not str(data["name"]).strip():
+        raise BarbuError(f"{where}: name is empty (it names the rules in every output)")
     deck = data["deck"]
     if deck not in (52, 32):
         raise BarbuError(f"{where}: deck = {deck} is impossible (expected 52 or 32)")
@@ -705,6 +707,8 @@ def parse_rules(data: dict[str, Any], source: str = "<rules>") -> Rules:
         comps = tuple(str(x) for x in t.get("components", []))
         trumps = t.get("trumps", False)
         ravage = _frac(t["ravage"], f"{cw}: ravage") if "ravage" in t else None
+        if ravage == 0:
+            raise BarbuError(f"{cw}: ravage = 0 scores nothing (leave it out)")
         if ravage is not None and trumps:
             raise BarbuError(f"{cw}: ravage is played without trumps")
         for k in ("trump_lead_must_beat", "must_overtrump"):

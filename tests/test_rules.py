@@ -259,6 +259,14 @@ def test_settings_that_cannot_apply_are_refused():
             parse_rules(with_contract("no-tricks", **{k: True}))
     parse_rules(with_contract("no-tricks", must_overtrump=False))   # false is harmless
     parse_rules(base)
+    # Ravage City at 0 scores nothing either; an empty name would name nothing in outputs
+    data = tomllib.loads(load_rules("tournament").to_toml())
+    data["contracts"]["x"] = {"kind": "tricks", "ravage": 0}
+    with pytest.raises(BarbuError, match="ravage = 0 scores nothing"):
+        parse_rules(data)
+    for name in ("", "  "):
+        with pytest.raises(BarbuError, match="name is empty"):
+            parse_rules({**base, "name": name})
 
 
 def test_no_home_directory_needs_none_for_built_in_presets(monkeypatch, tmp_path):
