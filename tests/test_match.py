@@ -444,11 +444,40 @@ def test_every_played_hand_of_a_random_contract_passes_the_check():
             g.play(rng.choice(g.legal()))
         raw = tuple(g.score())
         check_raw(r, r.contract("x"), raw)
+        lo, hi = r.score_range("x")  # (the advisor's separation test relies on it)
+        assert all(lo <= x <= hi for x in raw), (data["contracts"]["x"], raw)
         played += 1
         c = r.contract("x")
         bonuses += any(b is not None and b in raw
                        for b in (c.all_tricks_score, c.all_cards_score))
     assert bonuses >= 10
+
+
+@pytest.mark.parametrize("preset", ["tournament", "fr-52", "barbu-32", "classic-32"])
+def test_score_range_holds_every_played_hand_of_the_presets(preset):
+    """Every player's score of hands played at random lies in the contract's
+    :meth:`Rules.score_range`: the advisor's separation test bets within it."""
+    from analyzer.engine import TrickGame
+    r = load_rules(preset)
+    rng = random.Random(3)
+    deck = [c for c in range(52) if c % 13 >= 13 - r.deck // 4]
+    n = r.deck // 4
+    for c in r.contracts.values():
+        if not c.is_tricks:
+            assert r.score_range(c) == (min(c.places), max(c.places))
+            continue
+        lo, hi = r.score_range(c)
+        seen = []
+        for trump in ([None] if not c.trumps else range(4)):
+            for _ in range(60):
+                rng.shuffle(deck)
+                g = TrickGame(r, c.id, [set(deck[n * k:n * k + n]) for k in range(4)],
+                              rng.randrange(4), trump=trump)
+                while not g.over:
+                    g.play(rng.choice(g.legal()))
+                seen.extend(g.score())
+        assert lo <= min(seen) and max(seen) <= hi, (c.id, lo, hi, min(seen), max(seen))
+        assert lo < 0 or hi > 0
 
 
 def test_the_auditors_hands_pass_and_impossible_ones_still_fail():
