@@ -110,12 +110,17 @@ def plot_value_vs_feature(ax: Axes, table: pl.DataFrame, feature: str,
     return arts
 
 
+def contract_heading(name: str) -> str:
+    """``trumps`` -> ``Trumps``; a rules file's own name as it is (``atout``)."""
+    return name.capitalize() if name in ("trumps", "dominoes") else name
+
+
 def plot_trump_length(ax: Axes, table: pl.DataFrame,
-                      order: Sequence[str] | None = None) -> list[Any]:
-    """Trumps: mean value (± s.e.) of a trump suit against the declarer's length in it,
-    with the number of cases as bars on a second axis
+                      order: Sequence[str] | None = None, name: str = "trumps") -> list[Any]:
+    """Trumps (``name``): mean value (± s.e.) of a trump suit against the declarer's
+    length in it, with the number of cases as bars on a second axis
     (``tables.value_by_trump_length``)."""
-    title = "Trumps: value against trump length"
+    title = f"{contract_heading(name)}: value against trump length"
     if table.height == 0:
         return _empty(ax, title, "Trumps values")
     x = table["trump_length"].to_numpy()
@@ -126,7 +131,7 @@ def plot_trump_length(ax: Axes, table: pl.DataFrame,
     ax.set_zorder(ax2.get_zorder() + 1)
     ax.patch.set_visible(False)
     eb = ax.errorbar(x, table["mean"].to_numpy(), yerr=table["stderr"].to_numpy(),
-                     marker="o", capsize=3, color=contract_colour("trumps", order),
+                     marker="o", capsize=3, color=contract_colour(name, order),
                      label="mean value ± s.e.")
     ax.set_title(title)
     ax.set_xlabel("declarer's cards in the trump suit")
@@ -138,17 +143,18 @@ def plot_trump_length(ax: Axes, table: pl.DataFrame,
 
 
 def plot_dominoes_rank(ax: Axes, table: pl.DataFrame,
-                       order: Sequence[str] | None = None) -> list[Any]:
-    """Dominoes: mean value (± s.e.) of each starting rank, and the percent of hands in
-    which it is the best rank (``tables.value_by_rank``)."""
-    title = "Dominoes: value by starting rank"
+                       order: Sequence[str] | None = None, name: str = "dominoes"
+                       ) -> list[Any]:
+    """Dominoes (``name``): mean value (± s.e.) of each starting rank, and the percent of
+    hands in which it is the best rank (``tables.value_by_rank``)."""
+    title = f"{contract_heading(name)}: value by starting rank"
     if table.height == 0:
         return _empty(ax, title, "Dominoes starting ranks")
     ranks = table["rank"].to_list()
     x = np.arange(len(ranks))
     bars = ax.bar(x - 0.2, table["mean"].to_numpy(), width=0.4,
                   yerr=table["stderr"].to_numpy(), capsize=2,
-                  color=contract_colour("dominoes", order),
+                  color=contract_colour(name, order),
                   label=f"mean value ({POINTS}) ± s.e.")
     ax.set_xticks(x, ranks)
     ax.set_xlabel("starting rank")
@@ -208,4 +214,4 @@ def plot_brackets(ax: Axes, summary: pl.DataFrame, doubling: bool = True) -> lis
 
 
 __all__ = ["plot_value_distribution", "plot_best_share", "plot_value_vs_feature",
-           "plot_trump_length", "plot_dominoes_rank", "plot_brackets"]
+           "plot_trump_length", "plot_dominoes_rank", "plot_brackets", "contract_heading"]

@@ -56,6 +56,8 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
     byfeat = T.value_by_feature(values, features, order=order, mapping=man.get("features"))
     trump = T.value_by_trump_length(values, features)
     ranks = T.value_by_rank(values)
+    tname, rname = T.trump_contract(values), T.rank_contract(values)
+    theading, rheading = F.contract_heading(tname), F.contract_heading(rname)
     bsum = T.bracket_summary(brackets, order)
 
     sections = [
@@ -97,23 +99,23 @@ def _content(data: dict[str, pl.DataFrame], man: dict[str, Any]
                                     ax, byfeat, f, order=order)))
     if trump.height:
         sections.append(Section(
-            "Trumps: value against trump length",
+            f"{theading}: value against trump length",
             "Every trump suit of every hand once: the declarer's length in that suit "
             "and the mean value of naming it trumps.", trump))
-        panels.append(Panel("trumps", "Trumps: mean value of a trump suit against the "
-                            "declarer's length in it; grey bars count the cases.",
-                            lambda ax: F.plot_trump_length(ax, trump, order)))
+        panels.append(Panel("trumps", f"{theading}: mean value of a trump suit against "
+                            "the declarer's length in it; grey bars count the cases.",
+                            lambda ax: F.plot_trump_length(ax, trump, order, tname)))
     if ranks.height:  # (a fixed starting rank: one row, no figure to draw)
         sections.append(Section(
-            "Dominoes: value by starting rank",
+            f"{rheading}: value by starting rank",
             "Mean value for the declarer of each starting rank (first-card presets: the "
             "ranks the first player holds), and how often each is the best "
             "(`best_share`, percent of hands; a tie between k ranks counting 1/k each).",
             ranks))
         if ranks.height > 1:
-            panels.append(Panel("dominoes", "Dominoes: mean value of each starting rank "
-                                "and how often it is the declarer's best.",
-                                lambda ax: F.plot_dominoes_rank(ax, ranks, order)))
+            panels.append(Panel("dominoes", f"{rheading}: mean value of each starting "
+                                "rank and how often it is the declarer's best.",
+                                lambda ax: F.plot_dominoes_rank(ax, ranks, order, rname)))
     if bsum.height:
         mode = man.get("brackets", "best")
         which = ("the declarer's best option" if mode == "best" else "every option")

@@ -159,9 +159,25 @@ def _one_contract(v: pl.DataFrame, contract: str | None, usual: str) -> pl.DataF
     contract that has (a rules file may name Trumps "atout"; two such contracts are
     never averaged together)."""
     if contract is None:
-        names = v["contract"].unique(maintain_order=True).to_list()
-        contract = usual if usual in names or not names else names[0]
+        contract = _pick(v, usual)
     return v.filter(pl.col("contract") == contract)
+
+
+def _pick(v: pl.DataFrame, usual: str) -> str:
+    names = v["contract"].unique(maintain_order=True).to_list()
+    return usual if usual in names or not names else names[0]
+
+
+def trump_contract(values: pl.DataFrame) -> str:
+    """The contract :func:`value_by_trump_length` draws by default: ``trumps``, else the
+    first contract with a trump suit (a rules file's "atout")."""
+    return _pick(values.filter(pl.col("trump").is_not_null()), "trumps")
+
+
+def rank_contract(values: pl.DataFrame) -> str:
+    """The contract :func:`value_by_rank` draws by default: ``dominoes``, else the first
+    contract with starting ranks."""
+    return _pick(values.filter(pl.col("rank").is_not_null()), "dominoes")
 
 
 def value_by_trump_length(values: pl.DataFrame, features: pl.DataFrame,

@@ -252,6 +252,20 @@ def test_trumps_and_dominoes_tables_whatever_their_names():
     assert_frame_equal(T.value_by_trump_length(both, _features()),
                        T.value_by_trump_length(VALUES, _features()))
     assert_frame_equal(T.value_by_rank(both), T.value_by_rank(VALUES))
+    # and the sections and figures say whose values they show
+    from reports import html
+    assert (T.trump_contract(renamed), T.rank_contract(renamed)) == ("atout", "fan-tan")
+    assert (T.trump_contract(VALUES), T.rank_contract(VALUES)) == ("trumps", "dominoes")
+    brackets = pl.DataFrame(schema={"deal": pl.Int64})
+    sections, panels = html._content({"values": renamed, "features": _features(),
+                                      "brackets": brackets}, {})
+    titles = [s.title for s in sections]
+    assert "atout: value against trump length" in titles
+    assert "fan-tan: value by starting rank" in titles
+    assert any(p.caption.startswith("atout:") for p in panels)
+    ax = Figure().subplots()
+    F.plot_trump_length(ax, T.value_by_trump_length(renamed, _features()), name="atout")
+    assert ax.get_title() == "atout: value against trump length"
 
 
 def test_feature_rows_follow_what_a_contract_scores(tmp_path):
