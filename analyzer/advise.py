@@ -580,14 +580,15 @@ class _Ahead:
     ``tasks`` holds each option's candidate tasks, in the order to run them (options
     solved one solve a task, :func:`_alone`, whose tasks a batch asks for as they are);
     ``top`` limits the choice to that many leading options (the doubling of the best
-    option only); with ``race``, an option that the leader already beats at 95% is left
-    out (it may stop being solved at the batch's end). Scores are values plus the future
+    option only); with ``race`` (each option's score range, :func:`_separated`), an
+    option that the leader already beats at 95% is left out (it may stop being solved at
+    the batch's end). Scores are values plus the future
     value of what the option leaves, as in the race. Scheduling only: the results of
     ``advise`` do not depend on it (:class:`_Runner`)."""
 
     def __init__(self, tasks: Mapping[int, list[tuple]], values: list[list[Any]],
-                 future: Mapping[int, float], active: Sequence[int], race: bool,
-                 top: int | None = None) -> None:
+                 future: Mapping[int, float], active: Sequence[int],
+                 race: Sequence[tuple[float, float]] | None, top: int | None = None) -> None:
         self.tasks = {k: list(v) for k, v in tasks.items() if v}
         self.values = values
         self.active, self.race, self.top = tuple(active), race, top
@@ -606,8 +607,8 @@ class _Ahead:
             if self.top is not None:
                 order = order[:self.top]
             if self.race:
-                lead = sc[order[0]]
-                order = [k for k in order if not _beaten(lead, sc[k])]
+                lead, rl = sc[order[0]], self.race[order[0]]
+                order = [k for k in order if not _beaten(lead, sc[k], rl, self.race[k])]
         def value(j: int, k: int) -> Fraction | None:
             v = partial.get(("value", j, k, None))
             if v is None and j < len(self.values):
@@ -626,15 +627,14 @@ class _Ahead:
         return None
 
 
-def _beaten(lead: Mapping[int, float], other: Mapping[int, float]) -> bool:
-    """Does ``lead`` beat ``other`` at 95% (paired, on the deals both have)?"""
-    common = [j for j in lead if j in other]
-    if len(common) < 2 or lead is other:
+def _beaten(lead: Mapping[int, float], other: Mapping[int, float],
+            rl: tuple[float, float], ro: tuple[float, float]) -> bool:
+    """Does ``lead`` beat ``other`` at 95% (:func:`_separated`, on the deals both have,
+    in deal order; ``rl``, ``ro``: their score ranges)?"""
+    if lead is other:
         return False
-    d = [lead[j] - other[j] for j in common]
-    m = sum(d) / len(d)
-    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1))
-    return m - t95(len(d) - 1) * sd / math.sqrt(len(d)) > 0
+    d = [lead[j] - other[j] for j in sorted(lead) if j in other]
+    return bool(d) and _bet_separated(d, rl[0] - ro[1], rl[1] - ro[0], 0.05)
 
 
 def _double_tasks(deals: Sequence[tuple[int, Hands]], which: Sequence[int],
@@ -758,8 +758,13 @@ def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
     >>> _separated([F(0), F(1)], [F(0), F(0)], (0, 9), (-9, 0))   # b never beats a
     True
     """
-    d = [float(x - y) for x, y in zip(a, b)]
-    lo, hi = min([ra[0] - rb[1], *d]), max([ra[1] - rb[0], *d])
+    return _bet_separated([float(x - y) for x, y in zip(a, b)], ra[0] - rb[1],
+                          ra[1] - rb[0], alpha)
+
+
+def _bet_separated(d: Sequence[float], lo: float, hi: float, alpha: float) -> bool:
+    """:func:`_separated` on the differences ``d``, each within ``[lo, hi]``."""
+    lo, hi = min([lo, *d]), max([hi, *d])
     if lo >= 0:
         return any(x > 0 for x in d)
     if hi <= 0:
@@ -1299,14 +1304,15 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 nxt = sample_deals(sampler, min(n_cap, len(deals) + step) - len(deals), rng)
                 dk = list(enumerate(nxt, len(deals)))
                 ahead = _Ahead({k: _tasks("value", dk, (k,)) for k in act
-                                if _alone(opts[k])}, values, future, act, race)
+                                if _alone(opts[k])}, values, future, act,
+                               ranges if race else None)
             elif do_double:
                 dk = list(enumerate(deals))
                 cand = [k for k in act if not fixed or opts[k].contract.id == rem[0]]
                 ahead = _Ahead({k: _double_tasks(dk, (k,), opponents,
                                                  r.total(opts[k].contract) is None)
                                 for k in cand if _alone(opts[k])}, values, future, cand,
-                               race, None if doubling == "all" else 1)
+                               ranges if race else None, None if doubling == "all" else 1)
             fuse = None
             if do_double:
                 def doubled(k: int, partial: Mapping[tuple, Any], act=act) -> bool:
@@ -1403,7 +1409,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         else:
             rec["separated"] = None  # a single option (or a forced one): no test
         if auto:
-            rec["looks"] = looks + (n >= n_cap)  # (at the cap, the recommendation's test)
+            # (at the cap, the recommendation's test, where there is one)
+            rec["looks"] = looks + (n >= n_cap and rec["separated"] is not None)
             notes.append(f"auto: stopped after {n} deals: {stopped}")
         rec["forced"] = fixed
         rec["reason"] = _reason(opts, best, runner_up, rec, future, fixed, rem, n)

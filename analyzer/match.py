@@ -297,8 +297,9 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
         return
     ok = possible_raw(rules, contract)
     if ok is None:  # (too many to list: between the most one player can lose and win)
-        ok = _Range(*rules.score_range(contract, bonus=False), {b for b in (contract.all_tricks_score, contract.all_cards_score)
-                             if b is not None})
+        bonuses = {b for b in (contract.all_tricks_score, contract.all_cards_score)
+                   if b is not None}
+        ok = _Range(*rules.score_range(contract, bonus=False), bonuses)
     for p, x in enumerate(raw):
         if x not in ok:
             why = (f" (not a multiple of the trick value {fmt(tp)})"

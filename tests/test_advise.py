@@ -47,8 +47,9 @@ def test_thirteen_spades_make_trumps_in_spades_65_exactly():
     assert o["p_best"] == 1.0
     assert d["recommendation"]["label"] == "trumps S"
     # 65 ahead of trumps in hearts on each of 4 deals is not yet clear at 95%: where each
-    # option scores 0 to 65, a deal could put hearts 65 ahead (at best a bettor's 1
-    # becomes 1.75 ** 4 = 9.4, short of 20); on 10 deals it is
+    # option scores 0 to 65, a deal could put hearts 65 ahead (even staking the most on
+    # every deal, a bettor's 1 would become 1.75 ** 4 = 9.4, short of 20); on 10 deals
+    # it is (from 7 on)
     assert d["recommendation"]["separated"] is False
     d = advise("AKQJT98765432...", seat="N", rules="tournament", remaining="trumps",
                samples=10, seed=1, doubling="none")
@@ -664,7 +665,9 @@ def test_ahead_prefers_the_leader_and_skips_options_it_already_beats():
     values = [[F(10), F(0), F(9)], [F(12), F(1), F(13)], [F(11), F(0), F(10)]]
     tasks = {k: [("value", 3, ((k, None),), None), ("value", 4, ((k, None),), None)]
              for k in range(3)}
-    pick = A._Ahead(tasks, values, {}, (0, 1, 2), race=True)
+    # options 0 and 2 score at least 5 a deal, option 1 at most 1: never ahead of them
+    R = [(5.0, 20.0), (0.0, 1.0), (5.0, 20.0)]
+    pick = A._Ahead(tasks, values, {}, (0, 1, 2), race=R)
     # partial results of the batch in progress: option 2 pulls ahead on deal 3
     part = {("value", 3, 2, None): F(20)}
     assert pick(part)[2] == ((2, None),) and pick(part)[2] == ((2, None),)
@@ -672,13 +675,19 @@ def test_ahead_prefers_the_leader_and_skips_options_it_already_beats():
     assert pick(part)[2] == ((0, None),)
     assert pick(part) is None
     # without the partial results option 0 leads
-    assert A._Ahead(tasks, values, {}, (0, 1, 2), race=True)({})[2] == ((0, None),)
+    assert A._Ahead(tasks, values, {}, (0, 1, 2), race=R)({})[2] == ((0, None),)
     # scores include what an option leaves for later hands (the run of seven)
-    assert A._Ahead(tasks, values, {1: 20.0}, (0, 1, 2), race=True)({})[2] == ((1, None),)
+    R20 = [R[0], (20.0, 21.0), R[2]]
+    assert A._Ahead(tasks, values, {1: 20.0}, (0, 1, 2), race=R20)({})[2] == ((1, None),)
     # the doubling of the best option only (top=1)
-    only = A._Ahead(tasks, values, {}, (0, 1, 2), race=False, top=1)
+    only = A._Ahead(tasks, values, {}, (0, 1, 2), race=None, top=1)
     assert only({})[2] == ((0, None),) and only({})[2] == ((0, None),)
     assert only({}) is None
+    # where option 1 could score 20 on a deal and the others 0, three deals 9 or more
+    # behind do not beat it
+    wide = A._Ahead(tasks, values, {}, (0, 1, 2), race=[(0.0, 20.0)] * 3)
+    assert [wide(part)[2] for _ in range(4)] == [((2, None),)] * 2 + [((0, None),)] * 2
+    assert wide(part)[2] == ((1, None),)
 
 
 def test_running_ahead_changes_nothing_on_52_cards():
@@ -814,6 +823,11 @@ def test_auto_counts_its_looks_and_says_why_it_stopped():
         assert d["samples"] == cap and d["recommendation"]["looks"] == want, cap
         assert not d["recommendation"]["separated"]
         assert any(n.endswith(f"the cap of {cap} deals") for n in d["notes"])
+    # a single option is never tested, at the cap or before it
+    for cap in (20, 40):
+        d = advise("KQJ7..AK9.8", rules="barbu-32", remaining="no-king", samples="auto",
+                   max_samples=cap, seed=1, workers=1)
+        assert d["recommendation"]["looks"] == 0 and d["recommendation"]["separated"] is None
 
 
 def test_a_forced_choice_is_not_called_separated():
