@@ -64,7 +64,7 @@ from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
            "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
-           "AUTO_CAP", "RACE_STEP_52", "slow_contracts"]
+           "AUTO_CAP", "RACE_STEP_52", "slow_contracts", "option_range"]
 
 #: Trick contracts whose 52-card guaranteed value takes seconds to minutes a deal today
 #: (most full deals need more than 20 M nodes: BENCHMARKS.md, "Trick solver" (b), and
@@ -740,6 +740,34 @@ def _log_wealth(d: Sequence[float], lo: float, hi: float) -> float:
     return out
 
 
+def option_range(rules: Rules, option: Option, hand: Iterable[int]
+                 ) -> tuple[Fraction, Fraction]:
+    """The least and the most the declarer holding ``hand`` can score on a deal of
+    ``option``: :meth:`Rules.score_range`, with the tricks his hand makes sure of in a
+    trump contract (each trump of his unbroken run down from the ace wins the trick it is
+    played to, and a hand that is played to its end plays them all).
+
+    >>> r = load_rules("tournament")
+    >>> hand = as_hand("AKQ2.A32.5432.32")
+    >>> [str(x) for x in option_range(r, Option(r.contracts["trumps"], 0), hand)]
+    ['15', '65']
+    """
+    c = option.contract
+    lo, hi = rules.score_range(c)
+    tp = rules.trick_points(c)
+    if option.trump is None or tp <= 0 or c.stop_when_taken:
+        return lo, hi
+    cards = set(hand)
+    sure = 0
+    for rank in range(12, 12 - rules.tricks_per_hand, -1):
+        if 13 * option.trump + rank not in cards:
+            break
+        sure += 1
+    floor = tp * sure + rules.score_range(c, bonus=False)[0]
+    return min([floor, *(b for b in (c.all_tricks_score, c.all_cards_score)
+                         if b is not None)]), hi
+
+
 def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
                ra: tuple[float, float], rb: tuple[float, float], alpha: float = 0.05
                ) -> bool:
@@ -1281,8 +1309,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     do_double = r.doubling and doubling != "none"
     # per option, the least and the most its score can be on a deal (the betting test's
     # bounds: what the deals so far cannot show)
-    ranges = [tuple(float(x + _exact(future.get(i, 0.0)))
-                    for x in r.score_range(o.contract)) for i, o in enumerate(opts)]
+    ranges = [tuple(float(x + _exact(future.get(i, 0.0))) for x in option_range(r, o, h))
+              for i, o in enumerate(opts)]
     looks = 0  # auto's tests (the betting test holds whichever of them stops the run)
     stopped = f"the cap of {n_cap} deals"
     try:

@@ -46,14 +46,44 @@ def test_thirteen_spades_make_trumps_in_spades_65_exactly():
     assert o["distribution"] == [{"value": 65, "count": 4}]
     assert o["p_best"] == 1.0
     assert d["recommendation"]["label"] == "trumps S"
-    # 65 ahead of trumps in hearts on each of 4 deals is not yet clear at 95%: where each
-    # option scores 0 to 65, a deal could put hearts 65 ahead (even staking the most on
-    # every deal, a bettor's 1 would become 1.75 ** 4 = 9.4, short of 20); on 10 deals
-    # it is (from 7 on)
-    assert d["recommendation"]["separated"] is False
-    d = advise("AKQJT98765432...", seat="N", rules="tournament", remaining="trumps",
-               samples=10, seed=1, doubling="none")
-    assert d["recommendation"]["separated"]
+    # all thirteen trumps are sure tricks: spades score 65 on every deal, no other suit
+    # can score more, so one deal ahead settles it (option_range)
+    assert d["recommendation"]["separated"] is True
+    lo, _ = A.option_range(load_rules("tournament"),
+                           A.Option(load_rules("tournament").contracts["trumps"], 0),
+                           parse_hand("AKQJT98765432..."))
+    assert lo == 65
+    # without sure tricks, a gap of 65 a deal on each of 4 deals is not yet clear at 95%:
+    # a deal could put hearts 65 ahead (even staking the most on every deal, a bettor's 1
+    # would become 1.75 ** 4 = 9.4, short of 20); from 7 deals on it is
+    F = Fraction
+    rg = (0.0, 65.0)
+    assert not A._separated([F(65)] * 4, [F(0)] * 4, rg, rg)
+    assert not A._separated([F(65)] * 6, [F(0)] * 6, rg, rg)
+    assert A._separated([F(65)] * 7, [F(0)] * 7, rg, rg)
+
+
+@pytest.mark.parametrize("preset,hands", [("barbu-32", 30), ("fr-52", 3)])
+def test_the_sure_trump_tricks_hold_on_every_deal(preset, hands):
+    """option_range raises a trump contract's floor by the declarer's unbroken trumps from
+    the ace; the advisor's betting test relies on it: no solved value falls below it."""
+    r = load_rules(preset)
+    rng = random.Random(11)
+    deck = [13 * s + k for s in range(4) for k in range(13 - r.deck // 4, 13)]
+    raised = 0
+    for i in range(hands):
+        # a hand long in top cards, so that the floor is above 0
+        tops = [c for c in deck if c % 13 >= 10]
+        hand = rng.sample(tops, 6) + rng.sample([c for c in deck if c % 13 < 10],
+                                                r.deck // 4 - 6)
+        d = advise(hand, rules=r, remaining="trumps", samples=3, seed=i, workers=1,
+                   doubling="none")
+        for o in d["options"]:
+            lo, hi = A.option_range(r, A.Option(r.contracts["trumps"], "SHDC".index(
+                o["trump"])), hand)
+            assert lo <= Fraction(repr(o["min"])) and Fraction(repr(o["max"])) <= hi
+            raised += lo > 0
+    assert raised >= hands
 
 
 def test_eight_hearts_lose_everything_in_barbu32():
@@ -701,7 +731,7 @@ def test_running_ahead_changes_nothing_on_52_cards():
     for d in runs:
         d.pop("workers")
     assert runs[0] == runs[1] and runs[2] == runs[3]
-    assert [o["samples"] for o in runs[0]["options"]] == [40, 40, 40, 30]
+    assert [o["samples"] for o in runs[0]["options"]] == [40, 30, 30, 30]
     assert runs[2]["doubling"]
 
 
