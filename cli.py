@@ -474,11 +474,30 @@ def _check_repeats(cmd: Any, args: list[str]) -> None:
             return
         group, i = nxt, i + 1
     names = {}
+    valued = {}  # the options that take a value, by flag: their long name
     for p in getattr(group, "params", []):
-        if (getattr(p, "param_type_name", "") == "option" and not getattr(p, "multiple", False)
-                and not getattr(p, "count", False)):
+        if getattr(p, "param_type_name", "") != "option":
+            continue
+        if not getattr(p, "is_flag", False) and not getattr(p, "count", False):
+            long = next((o for o in p.opts if o.startswith("--")), p.opts[0])
+            valued.update({o: long for o in p.opts})
+        if not getattr(p, "multiple", False) and not getattr(p, "count", False):
             for o in (*p.opts, *p.secondary_opts):
                 names[o] = p.name
+    # empty text: a path option or argument would read it as "." (the current folder),
+    # the others as "not given"
+    for k, a in enumerate(args[i:], i):
+        if a == "--":
+            break
+        flag, eq, val = a.partition("=")
+        if a.startswith("--") and eq and not val and flag in valued:
+            raise BarbuError(f"empty {valued[flag]}: give a value, or leave the option out")
+        if a == "":
+            prev = args[k - 1] if k > i else ""
+            if prev in valued:
+                raise BarbuError(f"empty {valued[prev]}: give a value, or leave the option "
+                                 "out")
+            raise BarbuError("an empty argument: give a value")
     seen: dict[str, str] = {}
     for a in args[i:]:
         if a == "--":
@@ -532,6 +551,8 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except BarbuError as e:  # one line, whatever text the user's input put in it
         msg = str(e).replace("\r", "\\r").replace("\n", "\\n")
+        if len(msg) > 1000:  # (a huge value echoed: its start and the message's end)
+            msg = f"{msg[:500]} ... ({len(msg):,} characters) ... {msg[-300:]}"
         typer.echo(f"barbu: error: {msg}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
@@ -550,6 +571,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except OSError as e:
         where = f": {e.filename}" if e.filename else ""
+        if e.errno == errno.ENAMETOOLONG:  # the input's fault: a path or name too long
+            name = str(e.filename or "")
+            name = name if len(name) <= 80 else f"{name[:60]}... ({len(name)} characters)"
+            typer.echo(f"barbu: error: file name too long: {name}", err=True)
+            sys.exit(2)
         if e.errno in _WRITE_ERRNOS:  # the output cannot be written (a full disk, /dev/full)
             try:
                 sys.stdout = open(os.devnull, "w")  # nothing more to flush at exit
@@ -574,7 +600,10 @@ def main(argv: list[str] | None = None) -> None:
             msg = " ".join(str(e.format_message()).split())
             words = [a for a in (sys.argv[1:] if argv is None else argv)
                      if not a.startswith("-")]
-            if "unexpected extra argument" in msg and words[:1] == ["solve"]:
+            # (the hint only where a deal was split at its spaces: N:... unquoted)
+            if ("unexpected extra argument" in msg and words[:1] == ["solve"]
+                    and any(w[:2].upper() in ("N:", "E:", "S:", "W:") and " " not in w
+                            for w in words[1:])):
                 msg += ' (a PBN deal has spaces: quote it, "N:... ... ... ...")'
             hint = " (see --help)" if getattr(e, "ctx", None) is not None else ""
             typer.echo(f"barbu: error: {msg}{hint}", err=True)

@@ -463,6 +463,9 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
     "not given", it would answer another question."""
     t = line.strip()
     job = {k: v for k, v in defaults.items() if v is not None}
+    if t.startswith("["):  # (JSON, but not an object; a quoted PBN deal is read as one)
+        raise BarbuError("a job is a PBN deal or a JSON object {\"deal\": ...}, not a "
+                         "JSON list")
     if t.startswith("{"):
         try:
             # (a key twice, {"contract": "no-king", "contract": "no-queens"}, would

@@ -379,6 +379,8 @@ def read_match_file(path: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]]
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise BarbuError(f"match file {path}: not valid TOML ({e})") from None
+    except RecursionError:
+        raise BarbuError(f"match file {path}: not valid TOML (nested too deeply)") from None
     return p, data
 
 

@@ -379,12 +379,20 @@ def _user_rules_dir() -> Path | None:
         return None
 
 
+def _is_file(p: Path) -> bool:
+    """``p.is_file()``, False where the name cannot be a file at all (too long, say)."""
+    try:
+        return p.is_file()
+    except OSError:
+        return False
+
+
 def builtin_path(name: str) -> Path | None:
     res = resources.files("data").joinpath("rules", f"{name}.toml")
     try:
         with resources.as_file(res) as p:
-            return Path(p) if Path(p).is_file() else None
-    except (FileNotFoundError, TypeError):
+            return Path(p) if _is_file(Path(p)) else None
+    except (OSError, TypeError):
         return None
 
 
@@ -422,7 +430,7 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     path: Path | None = None
     p = user_path(spec, "rules file")
     if spec.endswith(".toml") or os.sep in spec or "/" in spec:
-        if not p.is_file():
+        if not _is_file(p):
             raise BarbuError(f"rules file not found: {spec!r}")
         path = p
     else:
@@ -432,15 +440,16 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
         d = None if path is not None else _user_rules_dir()
         if path is None and d is not None:
             cand = d / f"{spec}.toml"
-            if cand.is_file():
+            if _is_file(cand):
                 path = cand
         if path is None:
-            if p.is_file():
+            if _is_file(p):
                 path = p
             else:
                 names = list(BUILTIN_PRESETS)
                 if d is not None and d.is_dir():
-                    names += [q.stem for q in sorted(d.glob("*.toml"))]
+                    names += [q.stem for q in sorted(d.glob("*.toml")) if _is_file(q)
+                              and q.stem.lower() not in BUILTIN_PRESETS]
                 raise BarbuError(f"unknown rules preset {spec!r}: expected one of "
                                  + ", ".join(names) + " or a .toml file")
     try:
@@ -465,6 +474,8 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise BarbuError(f"rules file {path}: not valid TOML ({e})") from None
+    except RecursionError:
+        raise BarbuError(f"rules file {path}: not valid TOML (nested too deeply)") from None
     rules = parse_rules(data, str(path))
     if saved is not None and rules.name != saved:
         rules = replace(rules, name=saved)

@@ -68,6 +68,17 @@ def _table(rows: list[list[str]], head: list[str], right: set[int]) -> list[str]
     return [line(head)] + [line(r) for r in rows]
 
 
+def _clean(text: object) -> str:
+    """A sheet's own text (title, players, notes) with control characters written as
+    escapes: a newline in a player's name must not split a line of the sheet.
+
+    >>> _clean("A\\nB\\x00 C")
+    'A\\\\nB\\\\x00 C'
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in str(text))
+
+
 def render_match(result: MatchResult) -> str:
     """The match sheet as text (one string, lines separated by ``\\n``).
 
@@ -76,14 +87,14 @@ def render_match(result: MatchResult) -> str:
     result : the output of :func:`analyzer.match.score_match`.
     """
     r = result
-    names = r.players
+    names = [_clean(n) for n in r.players]
     named = any(n != SEAT_NAMES[p] for p, n in enumerate(names))
 
     def who(p: int) -> str:
         return f"{SEAT_NAMES[p]} ({names[p]})" if named else SEAT_NAMES[p]
 
     out: list[str] = []
-    title = r.title or r.path
+    title = _clean(r.title or r.path)
     out.append(f"{title}: rules {r.rules.name}, {len(r.hands)} of {r.rules.hands} hands"
                + ("" if r.complete else " (match in progress)"))
     if named:
@@ -112,7 +123,7 @@ def render_match(result: MatchResult) -> str:
             if h.settlement.note:
                 notes.append(f"hand {h.number} ({h.contract}): {h.settlement.note}")
             if h.note:
-                notes.append(f"hand {h.number}: {h.note}")
+                notes.append(f"hand {h.number}: {_clean(h.note)}")
         hd = _fit_groups(rows, head)
         out.append("  " + _group_line(rows, hd))
         out += ["  " + x for x in _table(rows, hd, right)]

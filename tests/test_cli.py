@@ -571,3 +571,42 @@ def test_the_installed_barbu_command(tmp_path):
     bad = subprocess.run([str(exe), "solve", "N:AK.2.. QJ.3..", "-c", "no-tricks"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_inputs_the_fuzzer_found(tmp_path):
+    """A CLI fuzz audit's findings: a deeply nested TOML file raised RecursionError (a
+    traceback); a name too long for a file name gave exit status 1 naming the presets
+    folder; an empty path option wrote the dataset into the current folder ("" read as
+    "."); a JSON list in a batch was read as a deal; a player's name with a newline split
+    the sheet's lines; a huge value filled the error line."""
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 500 + "]" * 500 + "\n")
+    long = "a" * 256
+    for args, want in [
+            (("rules", "show", str(deep)), "not valid TOML (nested too deeply)"),
+            (("score", str(deep)), "match file"),
+            (("solve", "--example", "-r", long), "unknown rules preset"),
+            (("score", long + ".toml"), "file name too long"),
+            (("report", long), "file name too long"),
+            (("stats", "-n", "1", "-o", "", "-r", "barbu-32"), "empty --out"),
+            (("solve", "--example", "--contract="), "empty --contract"),
+            (("score", ""), "an empty argument"),
+            (("solve", "--example", "-r", "barbu-32", "-c", "x" * 100_000),
+             "(100,"), ]:
+        p = run(*args)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1, (args, p.stderr[-300:])
+        assert want in p.stderr and len(p.stderr) < 1200, (args, p.stderr[:300])
+    assert not (ROOT / "manifest.json").exists()
+    batch = tmp_path / "jobs.txt"
+    batch.write_text('["N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"]\n'
+                     '"N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"\n')
+    p = run("solve", "--batch", str(batch), "-r", "barbu-32", "-c", "no-king")
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    assert "not a JSON list" in lines[0]["error"] and lines[1]["value"] == 0  # quoted: a deal
+    sheet = tmp_path / "m.toml"
+    sheet.write_text('rules = "barbu-32"\ntitle = "T\\nU"\n'
+                     'players = ["A\\nB", "C", "D", "E\\u0000F"]\n'
+                     '[[hand]]\ndeclarer = "N"\ncontract = "no-king"\nraw = [-8, 0, 0, 0]\n')
+    p = run("score", str(sheet))
+    assert p.returncode == 0, p.stderr
+    assert "N A\\nB" in p.stdout and "W E\\x00F" in p.stdout and "T\\nU:" in p.stdout
