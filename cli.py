@@ -87,6 +87,11 @@ def solve(
                                             "advise's --seat is the declarer)."),
     side: Optional[str] = typer.Option(None, "--side",
                                        help="A partnership maximising its combined score, e.g. NS."),
+    bet: Optional[str] = typer.Option(None, "--bet", metavar="SEAT",
+                                      help="The seat's bet against SEAT (a double): the value is "
+                                           "what he can guarantee of his score minus SEAT's, the "
+                                           "other three against him; also the doubling bracket "
+                                           "[value, minus SEAT's own end]."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r",
                                         help="Preset name or rules file (default: tournament)."),
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card for the player to move."),
@@ -115,7 +120,7 @@ def solve(
     from reports.text import render_solve
 
     opts = {"rules": rules, "contract": contract, "trump": trump, "rank": rank,
-            "declarer": declarer, "leader": leader, "seat": seat, "side": side,
+            "declarer": declarer, "leader": leader, "seat": seat, "side": side, "bet": bet,
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
             "out": out, "node_limit": node_limit}
     check_given({**opts, "batch": batch})

@@ -1,13 +1,16 @@
 """Solve jobs: one question about one deal, from command-line options or a batch line.
 
 A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
-options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, cards,
-all_seats, trick, layout, out``). :func:`solve_job` validates it, routes it to the trick
+options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, bet, cards,
+all_seats, trick, layout, out, node_limit``). :func:`solve_job` validates it, routes it to the trick
 solver (:mod:`analyzer.solve`) or the Dominoes solver (:mod:`analyzer.dominoes`) and
 returns a JSON-able dict in the stable shapes of ``design.md``:
 
 * one solve → ``{"contract", "trump", "rank", "seat" or "side", "leader", "value", …}``;
 * ``all_seats`` → ``"values": {"N": …, "E": …, "S": …, "W": …}``;
+* ``bet`` (a seat Y) → the seat's end of his bet against Y as ``"value"`` (what he can
+  guarantee of his score minus Y's, the three others against him), ``"bet": Y`` and
+  ``"bracket": [value, -Y's end]``: the doubling bracket of design.md;
 * ``cards`` → ``"cards": [{"card": "SA", "value": …}, …]`` for the player to move;
 * no contract → ``"rows": [{"contract", "trump", "rank", "seat", "value"}, …]``, one row
   per option (every trump suit, every starting rank) and seat, plus ``"best"``.
@@ -30,7 +33,7 @@ from analyzer.rules import Contract, Rules, load_rules
 from analyzer.sampler import intersect_lengths
 
 JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", "seat",
-            "side", "cards", "all_seats", "trick", "layout", "out", "node_limit")
+            "side", "bet", "cards", "all_seats", "trick", "layout", "out", "node_limit")
 
 
 # --------------------------------------------------------------------------- parsing
@@ -159,6 +162,17 @@ class Job:
         if seat_given and self.side and self.seat not in self.side:  # (as solve says it)
             raise BarbuError(f"seat {Seat(self.seat).name} is not in side "
                              f"{''.join(Seat(p).name for p in self.side)}")
+        bet = job.get("bet")
+        self.bet: int | None = (as_seat(bet, "bet seat") if bet is not None and bet != ""
+                                else None)
+        if self.bet is not None:
+            if self.side:
+                raise BarbuError("--bet is one seat's bet against another: drop --side")
+            if job.get("all_seats"):
+                raise BarbuError("--bet is one seat's bet against another: drop --all-seats")
+            if self.bet == self.seat:
+                raise BarbuError(f"--bet {Seat(self.bet).name}: a seat cannot bet against "
+                                 "himself (--seat, default the declarer, is the other end)")
         self.cards = bool(job.get("cards"))
         nl = job.get("node_limit")
         if nl is not None and (isinstance(nl, bool) or not isinstance(nl, int) or nl < 1
@@ -240,16 +254,29 @@ class Job:
         return self.leader if self.leader_given else dominoes_first_seat(self.rules,
                                                                           self.declarer)
 
+    @staticmethod
+    def _objective(c: Contract, seat: int | None, side: tuple[int, ...] | None,
+                   bet: int | None) -> dict[str, Any]:
+        """The solve's objective: a seat's guaranteed value, a side's, or the seat's end
+        of his bet against ``bet`` (his score minus the other's, he maximising)."""
+        if bet is not None:
+            return {"weights": [1 if p == seat else -1 if p == bet else 0 for p in range(4)],
+                    "maximizers": (seat,)}
+        if c.is_dominoes:
+            return _dominoes_objective(seat, side)
+        return {"seat": seat, "side": side}
+
     def solve_one(self, c: Contract, seat: int | None, side: tuple[int, ...] | None,
-                  trump: int | None, rank: int | None) -> Fraction:
+                  trump: int | None, rank: int | None, bet: int | None = None) -> Fraction:
         if c.is_dominoes:
             from analyzer.dominoes import solve_dominoes
             return solve_dominoes(self.hands, self.rules, c, first=self.first_player(),
                                   start_rank=rank, layout=self.layout, out=self.out,
-                                  **_dominoes_objective(seat, side))
+                                  **self._objective(c, seat, side, bet))
         from analyzer.solve import solve
         return solve(self.hands, self.rules, c, trump=trump, leader=self.leader,
-                     seat=seat, side=side, trick=self.trick, node_limit=self.node_limit)
+                     trick=self.trick, node_limit=self.node_limit,
+                     **self._objective(c, seat, side, bet))
 
     def card_values(self, c: Contract) -> dict[int, Fraction]:
         if c.is_dominoes:
@@ -257,11 +284,11 @@ class Job:
             return solve_dominoes_cards(self.hands, self.rules, c, first=self.first_player(),
                                         start_rank=self.rank, layout=self.layout,
                                         out=self.out,
-                                        **_dominoes_objective(self.seat, self.side))
+                                        **self._objective(c, self.seat, self.side, self.bet))
         from analyzer.solve import solve_cards
         return solve_cards(self.hands, self.rules, c, trump=self.trump, leader=self.leader,
-                           seat=self.seat, side=self.side, trick=self.trick,
-                           node_limit=self.node_limit)
+                           trick=self.trick, node_limit=self.node_limit,
+                           **self._objective(c, self.seat, self.side, self.bet))
 
     def options(self) -> list[tuple[Contract, int | None, int | None]]:
         """Every option of the preset's match (:func:`analyzer.options.options`); an
@@ -308,7 +335,14 @@ class Job:
                              for p in range(4)}
             return res
         res.update(self.who())
-        res["value"] = _num(self.solve_one(c, self.seat, self.side, self.trump, self.rank))
+        v = self.solve_one(c, self.seat, self.side, self.trump, self.rank, self.bet)
+        res["value"] = _num(v)
+        if self.bet is not None:
+            # the other end: what the opponent guarantees of his score minus the seat's;
+            # with perfect play the seat's score minus his lies in [value, -that]
+            w = self.solve_one(c, self.bet, None, self.trump, self.rank, self.seat)
+            res["bet"] = Seat(self.bet).name
+            res["bracket"] = [_num(v), _num(-w)]
         if self.cards:
             vals = self.card_values(c)
             res["to_move"] = Seat(self._to_move(c)).name
@@ -332,9 +366,9 @@ class Job:
     def rank_table(self, c: Contract, res: dict[str, Any]) -> dict[str, Any]:
         """Every starting rank for the seat (the declarer by default), the best marked."""
         from analyzer.dominoes import dominoes_ranks
-        if self.side:
-            raise BarbuError("--side needs the starting rank: add --rank (the table of "
-                             "every rank is per seat)")
+        if self.side or self.bet is not None:
+            raise BarbuError(f"{'--side' if self.side else '--bet'} needs the starting rank: "
+                             "add --rank (the table of every rank is per seat)")
         seat = self.seat if self.seat is not None else self.declarer
         rows = []
         for k in dominoes_ranks(self.rules, c):
@@ -354,9 +388,9 @@ class Job:
         res["leader"] = Seat(self.leader).name
         seats = list(range(4)) if self.all_seats else [
             self.seat if self.seat is not None else self.declarer]
-        if self.side:
-            raise BarbuError("the table of every contract is per seat: drop --side "
-                             "or name a --contract")
+        if self.side or self.bet is not None:
+            raise BarbuError(f"the table of every contract is per seat: drop "
+                             f"{'--side' if self.side else '--bet'} or name a --contract")
         if self.cards:
             raise BarbuError("--cards values each card in one contract: name a --contract")
         rows = []

@@ -109,7 +109,16 @@ def render_solve(res: dict[str, Any]) -> str:
         return "\n".join(out)
     who = f"side {res['side']}" if "side" in res else f"seat {res['seat']}"
     out.append("")
-    out.append(f"guaranteed value of {who}: {_num(res['value'])}")
+    if "bet" in res:
+        x, y = res["seat"], res["bet"]
+        lo, hi = res["bracket"]
+        who = f"{x}'s bet against {y}"
+        out.append(f"{x}'s bet against {y} (his score minus {y}'s, the other three against "
+                   f"him): {x} guarantees {_num(lo)}, {y} holds it to {_num(hi)}")
+        out.append(f"doubling bracket [{_num(lo)}, {_num(hi)}]: "
+                   + _bet_verdict(x, y, _to_float(lo), _to_float(hi)))
+    else:
+        out.append(f"guaranteed value of {who}: {_num(res['value'])}")
     if "cards" in res:
         out.append("")
         out.append(f"each legal card of {res['to_move']} (guaranteed value of {who} after "
@@ -117,6 +126,27 @@ def render_solve(res: dict[str, Any]) -> str:
         out.append(_grid(["card", "value"], [[c["card"], _num(c["value"])]
                                              for c in res["cards"]]))
     return "\n".join(out)
+
+
+def _bet_verdict(x: str, y: str, lo: float, hi: float) -> str:
+    """Who wins a bet whose outcome (x's score minus y's) lies in [lo, hi].
+
+    >>> print(_bet_verdict("N", "S", 0, 8))
+    N cannot lose it; the others' play decides whether he wins it
+    >>> print(_bet_verdict("N", "S", -3, -1))
+    S wins it whatever the others do
+    """
+    if lo > 0:
+        return f"{x} wins it whatever the others do"
+    if hi < 0:
+        return f"{y} wins it whatever the others do"
+    if lo == hi == 0:
+        return "a tie whatever the others do"
+    if lo == 0:
+        return f"{x} cannot lose it; the others' play decides whether he wins it"
+    if hi == 0:
+        return f"{y} cannot lose it; the others' play decides whether he wins it"
+    return "the others' play decides who wins it"
 
 
 def _to_float(v: Any) -> float:

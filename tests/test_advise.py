@@ -970,3 +970,36 @@ def test_bracket_figures_by_hand():
     bad = A._bracket_advice(r, r.contract("no-king"), 0, 1,
                             vals + [(Fraction(1), Fraction(0))])
     assert bad["bad_brackets"] == 1
+
+
+def test_solve_bet_gives_the_advisors_brackets_on_a_known_deal(tmp_path):
+    """`barbu solve --bet Y` (the seat's end of his bet against Y, and the bracket) is
+    what the advisor's doubling entries hold when every card is known: each sample is
+    then that deal. Dominoes and a trick contract, with doubling switched on."""
+    from analyzer.jobs import solve_job
+    from reports.text import render_solve
+    rules = _b32_with(tmp_path)
+    deal = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+    known = {"E": "S9,S8,HA,HT,H8,CA,CQ,CJ", "S": "ST,HJ,H7,DQ,D8,CT,C9,C7",
+             "W": "SA,HK,HQ,H9,DJ,DT,D7,CK"}
+    d = advise("KQJ7..AK9.8", rules=rules, remaining="no-king,no-queens,dominoes",
+               samples=1, seed=1, workers=1, doubling="all", constraints={"known": known})
+    seen = 0
+    for e in d["doubling"]:
+        job = {"deal": deal, "rules": rules, "contract": e["contract"], "bet": e["opponent"]}
+        if e.get("rank"):
+            job["rank"] = e["rank"]
+        res = solve_job(job)
+        assert res["bracket"] == [e["low"], e["high"]] and res["value"] == e["low"], e
+        assert res["seat"] == "N" and res["bet"] == e["opponent"]
+        seen += 1
+    assert seen >= 9
+    text = render_solve(solve_job({"deal": deal, "rules": rules, "contract": "no-king",
+                                   "bet": "S"}))
+    assert "N's bet against S" in text and "doubling bracket [" in text
+    for job, msg in ((dict(bet="N"), "cannot bet against himself"),
+                     (dict(bet="E", side="NS"), "drop --side"),
+                     (dict(bet="E", all_seats=True), "drop --all-seats"),
+                     (dict(bet="E", contract=None), "drop --bet")):
+        with pytest.raises(BarbuError, match=msg):
+            solve_job({"deal": deal, "rules": rules, "contract": "no-king", **job})
