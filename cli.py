@@ -607,8 +607,8 @@ def main(argv: list[str] | None = None) -> None:
                      if not a.startswith("-")]
             # (the hint only where a deal was split at its spaces: N:... unquoted)
             if ("unexpected extra argument" in msg and words[:1] == ["solve"]
-                    and any(w[:2].upper() in ("N:", "E:", "S:", "W:") and " " not in w
-                            for w in words[1:])):
+                    and any(w[:2].upper() in ("N:", "E:", "S:", "W:")
+                            or (w.count(".") == 3 and " " not in w) for w in words[1:])):
                 msg += ' (a PBN deal has spaces: quote it, "N:... ... ... ...")'
             hint = " (see --help)" if getattr(e, "ctx", None) is not None else ""
             typer.echo(f"barbu: error: {msg}{hint}", err=True)

@@ -292,6 +292,8 @@ def read_manifest(data_dir: str | Path) -> dict[str, Any]:
         man = json.loads(m.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BarbuError(f"unreadable dataset manifest {m}: {e}") from None
+    except RecursionError:
+        raise BarbuError(f"unreadable dataset manifest {m}: nested too deeply") from None
     if not isinstance(man, dict) or man.get("format") != "barbu-stats":
         raise BarbuError(f"not a barbu stats dataset: {m} is not a barbu-stats manifest")
     if man.get("version") != FORMAT_VERSION:

@@ -9,6 +9,8 @@ and every note (checks skipped, hands not played).
 
 from __future__ import annotations
 
+import unicodedata
+
 from fractions import Fraction
 from typing import Sequence
 
@@ -69,13 +71,16 @@ def _table(rows: list[list[str]], head: list[str], right: set[int]) -> list[str]
 
 
 def _clean(text: object) -> str:
-    """A sheet's own text (title, players, notes) with control characters written as
-    escapes: a newline in a player's name must not split a line of the sheet.
+    """A sheet's own text (title, players, notes) with control characters and line
+    breaks written as escapes: a newline in a player's name must not split a line of the
+    sheet. Other characters print as they are (a no-break space before a French colon, a
+    joiner inside a Persian word or an emoji).
 
-    >>> _clean("A\\nB\\x00 C")
-    'A\\\\nB\\\\x00 C'
+    >>> _clean("A\\nB\\x00 C\\u2028"), _clean("Tournoi\\u00a0: J\\u00e9r\\u00f4me")
+    ('A\\\\nB\\\\x00 C\\\\u2028', 'Tournoi\\xa0: Jérôme')
     """
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
                    for ch in str(text))
 
 

@@ -115,7 +115,7 @@ def render_solve(res: dict[str, Any]) -> str:
         who = f"{x}'s bet against {y}"
         out.append(f"{x}'s bet against {y} (his score minus {y}'s, the other three against "
                    f"him): {x} guarantees {_num(lo)}, {y} holds it to {_num(hi)}")
-        out.append(f"doubling bracket [{_num(lo)}, {_num(hi)}]: "
+        out.append(f"the bet's bracket [{_num(lo)}, {_num(hi)}]: "
                    + _bet_verdict(x, y, _to_float(lo), _to_float(hi)))
     else:
         out.append(f"guaranteed value of {who}: {_num(res['value'])}")

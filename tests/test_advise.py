@@ -996,7 +996,7 @@ def test_solve_bet_gives_the_advisors_brackets_on_a_known_deal(tmp_path):
     assert seen >= 9
     text = render_solve(solve_job({"deal": deal, "rules": rules, "contract": "no-king",
                                    "bet": "S"}))
-    assert "N's bet against S" in text and "doubling bracket [" in text
+    assert "N's bet against S" in text and "the bet's bracket [" in text
     for job, msg in ((dict(bet="N"), "cannot bet against himself"),
                      (dict(bet="E", side="NS"), "drop --side"),
                      (dict(bet="E", all_seats=True), "drop --all-seats"),

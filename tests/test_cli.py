@@ -597,6 +597,15 @@ def test_inputs_the_fuzzer_found(tmp_path):
         assert p.returncode == 2 and p.stderr.count("\n") == 1, (args, p.stderr[-300:])
         assert want in p.stderr and len(p.stderr) < 1200, (args, p.stderr[:300])
     assert not (ROOT / "manifest.json").exists()
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    (ds / "manifest.json").write_text("[" * 100_000 + "]" * 100_000)
+    p = run("report", str(ds))
+    assert p.returncode == 2 and "nested too deeply" in p.stderr, p.stderr[-300:]
+    # the quoting hint, for a deal with or without its seat prefix
+    for deal in ("N:T.J.8.KQJT8", "T.J.8.KQJT8"):
+        p = run("solve", deal, "7.AQT9.AJ.A", "K98.87.97.9", "AQJ.K.KQT.7", "-r", "barbu-32")
+        assert p.returncode == 2 and "quote it" in p.stderr, p.stderr
     batch = tmp_path / "jobs.txt"
     batch.write_text('["N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"]\n'
                      '"N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"\n')
@@ -610,3 +619,9 @@ def test_inputs_the_fuzzer_found(tmp_path):
     p = run("score", str(sheet))
     assert p.returncode == 0, p.stderr
     assert "N A\\nB" in p.stdout and "W E\\x00F" in p.stdout and "T\\nU:" in p.stdout
+    sheet.write_text('rules = "barbu-32"\ntitle = "Tournoi\\u00a0: finale"\n'
+                     'players = ["Anne\\u00a0Marie", "C", "D", "\\u5c71\\u3000\\u7530"]\n'
+                     '[[hand]]\ndeclarer = "N"\ncontract = "no-king"\nraw = [-8, 0, 0, 0]\n')
+    p = run("score", str(sheet))  # (text characters print as they are)
+    assert "Tournoi\u00a0: finale" in p.stdout and "Anne\u00a0Marie" in p.stdout
+    assert "\u5c71\u3000\u7530" in p.stdout
