@@ -774,7 +774,7 @@ def _separated(a: Sequence[Fraction], b: Sequence[Fraction],
     """Whether ``a`` beats ``b`` at ``1 - alpha`` (paired, on the deals both were solved
     on, in deal order), by a betting test that holds at any look and for any shape of the
     per-deal values, given that each of ``a`` lies in ``ra`` and each of ``b`` in ``rb``
-    (:meth:`Rules.score_range`, plus the kept contracts' value). Where ``b`` can never
+    (:func:`option_range`, plus the kept contracts' value). Where ``b`` can never
     score above ``a`` one deal where ``a`` is ahead settles it; where it can never score
     below, nothing does; a tie on every deal never does.
 

@@ -2,9 +2,10 @@
 
 A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
 options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, bet, cards,
-all_seats, trick, layout, out, node_limit``). :func:`solve_job` validates it, routes it to the trick
-solver (:mod:`analyzer.solve`) or the Dominoes solver (:mod:`analyzer.dominoes`) and
-returns a JSON-able dict in the stable shapes of ``design.md``:
+all_seats, trick, layout, out, node_limit``). :func:`solve_job` validates it, routes it
+to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
+(:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable shapes of
+``design.md``:
 
 * one solve → ``{"contract", "trump", "rank", "seat" or "side", "leader", "value", …}``;
 * ``all_seats`` → ``"values": {"N": …, "E": …, "S": …, "W": …}``;
