@@ -1537,7 +1537,14 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
              else "")
           + (f" (on the {rec['margin_deals']} deals both were solved on)"
              if rec.get("margin_deals", n) < n else ""))
-    s += " (clear at 95%)" if rec["separated"] else " (not separated at 95%: more samples)"
+    if rec["separated"]:
+        s += " (clear at 95%)"
+    elif rec.get("margin_half95") is not None and rec["margin"] > rec["margin_half95"]:
+        # (the interval is a normal approximation; the verdict allows for a rare swing)
+        s += (" (not clear at 95%: a rare large swing the other way, which the scores "
+              "allow, cannot be ruled out yet: more samples)")
+    else:
+        s += " (not clear at 95%: more samples)"
     if best in future and nxt in future and future[best] != future[nxt]:
         s += ("; the kept values come from the shipped table, whose own noise is not "
               "counted here")

@@ -113,7 +113,7 @@ def render_advice(d: dict[str, Any]) -> str:
     out.append(_grid(head, body))
     if has_future:
         out.append("kept: expected value of the other remaining contracts on later hands "
-                   "(best order); score = mean + kept")
+                   "(best order); score = mean + kept; P(best) compares scores deal by deal")
     # one table per option (--doubling all gives several, in the options' order)
     groups: list[list[dict[str, Any]]] = []
     for e in d.get("doubling") or []:

@@ -132,7 +132,7 @@ def _bet_verdict(x: str, y: str, lo: float, hi: float) -> str:
     """Who wins a bet whose outcome (x's score minus y's) lies in [lo, hi].
 
     >>> print(_bet_verdict("N", "S", 0, 8))
-    N cannot lose it; the others' play decides whether he wins it
+    N cannot lose it; the two other players' play decides whether he wins it
     >>> print(_bet_verdict("N", "S", -3, -1))
     S wins it whatever the others do
     """
@@ -143,10 +143,10 @@ def _bet_verdict(x: str, y: str, lo: float, hi: float) -> str:
     if lo == hi == 0:
         return "a tie whatever the others do"
     if lo == 0:
-        return f"{x} cannot lose it; the others' play decides whether he wins it"
+        return f"{x} cannot lose it; the two other players' play decides whether he wins it"
     if hi == 0:
-        return f"{y} cannot lose it; the others' play decides whether he wins it"
-    return "the others' play decides who wins it"
+        return f"{y} cannot lose it; the two other players' play decides whether he wins it"
+    return "the two other players' play decides who wins it"
 
 
 def _to_float(v: Any) -> float:
