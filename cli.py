@@ -197,8 +197,10 @@ of --remaining, by default all of the preset's; the preset's shipped table), wit
 noise shown (standard error, 95% interval, chance of being the best). Doubling: per
 opponent, the bracket of the bet declarer vs opponent and whether to double / redouble.
 
-Known limit: each sample is solved as if everyone saw every card (strategy fusion), so
-values lean optimistic for whoever benefits from seeing everything.
+Known limit: each sample is solved as if everyone saw every card (strategy fusion): the
+declarer is credited with playing each deal as if he knew it, while the guaranteed value
+assumes three opponents who see everything and play together against him (a floor,
+pessimistic in a real game).
 
 Speed: a 32-card deal takes well under a second for every option. On 52 cards the
 declarer's guaranteed value in No Tricks, No Queens, No Hearts and No Last Two takes

@@ -177,7 +177,8 @@ def render_stats_summary(summary: dict[str, Any]) -> str:
     secs = summary.get("seconds")
     if secs is not None:
         dpm = summary.get("deals_per_minute") or 0.0
-        lines.append(f"time      {secs:.1f} s ({dpm:.2f} deals/min)")
+        rate = f"{dpm:,.0f}" if dpm >= 100 else f"{dpm:.3g}"
+        lines.append(f"time      {secs:.1f} s ({rate} deals/min)")
     return "\n".join(lines)
 
 
