@@ -467,9 +467,10 @@ def _fit_output() -> None:
         pass
 
 
-def _check_repeats(cmd: Any, args: list[str]) -> None:
-    """An option given twice (``-c no-king -c no-queens``) asks two questions, and
-    click would answer the last one only: refused, unless the option is repeatable."""
+def _check_args(cmd: Any, args: list[str]) -> None:
+    """Refused before the command runs: an option given twice (``-c no-king -c
+    no-queens`` asks two questions, and click would answer the last one only), unless it
+    is repeatable; and empty text as an option's value or an argument."""
     group = cmd
     i = 0
     while hasattr(group, "commands") and i < len(args):  # the (sub)command named
@@ -544,7 +545,7 @@ def main(argv: list[str] | None = None) -> None:
     _fit_output()
     cmd = typer.main.get_command(app)
     try:
-        _check_repeats(cmd, list(sys.argv[1:] if argv is None else argv))
+        _check_args(cmd, list(sys.argv[1:] if argv is None else argv))
     except BarbuError as e:
         typer.echo(f"barbu: error: {e}", err=True)
         sys.exit(2)

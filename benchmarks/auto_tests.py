@@ -54,7 +54,7 @@ def collect(hands: int, deals: int) -> tuple[object, list]:
     def keep(values, opts, future):
         cols = columns(values, opts, future)
         seen.update(cols=cols, ranges=[tuple(float(x + A._exact(future.get(i, 0.0)))
-                                             for x in r.score_range(o.contract))
+                                             for x in A.option_range(r, o, seen["hand"]))
                                        for i, o in enumerate(opts)])
         return cols
 
@@ -65,6 +65,7 @@ def collect(hands: int, deals: int) -> tuple[object, list]:
     try:
         for h in range(hands):
             hand = rng.sample(deck, r.deck // 4)
+            seen["hand"] = hand
             A.advise(hand, rules=r, samples=deals, seed=h, workers=2, doubling="none")
             out.append((seen["cols"], seen["ranges"]))
             print(f"hand {h + 1}/{hands}", file=sys.stderr, flush=True)
