@@ -178,7 +178,7 @@ class Job:
         nl = job.get("node_limit")
         if nl is not None and (isinstance(nl, bool) or not isinstance(nl, int) or nl < 1
                                or nl >= 1 << 62):
-            raise BarbuError(f"bad node_limit {nl!r}: expected a positive whole number "
+            raise BarbuError(f"bad --node-limit {nl!r}: expected a positive whole number "
                              "below 2^62")
         self.node_limit: int | None = nl
         self.all_seats = bool(job.get("all_seats"))

@@ -741,7 +741,7 @@ class _Problem:
             self.P[K.P_TT_GROW] = self.tt_bits < GROW_TT_BITS
             self.stats[8] = 0
         if self.stats[8]:
-            raise BarbuError(f"search stopped: node_limit {int(self.P[K.P_NODE_LIMIT])} reached")
+            raise BarbuError(f"search stopped: node limit {int(self.P[K.P_NODE_LIMIT])} reached")
         if self.tt_grow:
             # the least size that would have held its entries without growing
             b = _default_tt_bits(self.tl)
