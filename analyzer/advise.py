@@ -64,7 +64,8 @@ from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
            "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
-           "AUTO_CAP", "RACE_STEP_52", "slow_contracts", "option_range"]
+           "AUTO_CAP", "RACE_STEP_52", "slow_contracts", "option_range",
+           "sure_trump_tricks"]
 
 #: Trick contracts whose 52-card guaranteed value takes seconds to minutes a deal today
 #: (most full deals need more than 20 M nodes: BENCHMARKS.md, "Trick solver" (b), and
@@ -744,8 +745,7 @@ def option_range(rules: Rules, option: Option, hand: Iterable[int]
                  ) -> tuple[Fraction, Fraction]:
     """The least and the most the declarer holding ``hand`` can score on a deal of
     ``option``: :meth:`Rules.score_range`, with the tricks his hand makes sure of in a
-    trump contract (each trump of his unbroken run down from the ace wins the trick it is
-    played to, and a hand that is played to its end plays them all).
+    trump contract played to its end (:func:`sure_trump_tricks`).
 
     >>> r = load_rules("tournament")
     >>> hand = as_hand("AKQ2.A32.5432.32")
@@ -757,15 +757,40 @@ def option_range(rules: Rules, option: Option, hand: Iterable[int]
     tp = rules.trick_points(c)
     if option.trump is None or tp <= 0 or c.stop_when_taken:
         return lo, hi
-    cards = set(hand)
-    sure = 0
-    for rank in range(12, 12 - rules.tricks_per_hand, -1):
-        if 13 * option.trump + rank not in cards:
-            break
-        sure += 1
+    sure = sure_trump_tricks(hand, option.trump, rules.deck)
     floor = tp * sure + rules.score_range(c, bonus=False)[0]
     return min([floor, *(b for b in (c.all_tricks_score, c.all_cards_score)
                          if b is not None)]), hi
+
+
+def sure_trump_tricks(hand: Iterable[int], trump: int, deck: int = 52,
+                      others: Iterable[int] | None = None) -> int:
+    """The tricks that the trumps of ``hand`` win whatever the others hold and play, in a
+    hand played to its end: every trump is played, and a trump that loses its trick loses
+    it to a higher trump, a different one each time. So at most as many of his trumps lose
+    as can be paired, each with its own higher trump of the others (whatever the
+    obligations to follow, ruff or overruff). ``others``: the cards the other three hold
+    (an endgame); by default every card of the ``deck`` not in ``hand``.
+
+    >>> sure_trump_tricks(as_hand("AKQ2.A32.5432.32"), 0)          # A K Q; the 2 may lose
+    3
+    >>> sure_trump_tricks(as_hand("KQJT987.A32.54.3"), 0)          # only the ace is above
+    6
+    >>> sure_trump_tricks(as_hand("AKQJT98765432..."), 0)
+    13
+    """
+    mine = sorted(c % 13 for c in hand if c // 13 == trump)
+    theirs = (sorted(c % 13 for c in others if c // 13 == trump) if others is not None
+              else [k for k in range(13 - deck // 4, 13) if k not in mine])
+    lost = j = 0
+    for k in mine:                   # each of his, lowest first, to the least higher one left
+        while j < len(theirs) and theirs[j] <= k:
+            j += 1
+        if j == len(theirs):
+            break
+        lost += 1
+        j += 1
+    return len(mine) - lost
 
 
 def _separated(a: Sequence[Fraction], b: Sequence[Fraction],

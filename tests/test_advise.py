@@ -19,10 +19,13 @@ from analyzer import advise as A
 from analyzer.advise import (Option, advise, advise_options, parse_remaining, subset_values,
                              summarize)
 from analyzer.cards import deck_cards, parse_hand
+from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError
 from analyzer.rules import load_rules
 from analyzer.sampler import Sampler, sample_deals
+from analyzer.solve import objective
 from reports.advise import render_advice
+from tests.oracle import brute_value
 
 HAND32 = "AK9.T8.A.Q7"
 
@@ -65,8 +68,8 @@ def test_thirteen_spades_make_trumps_in_spades_65_exactly():
 
 @pytest.mark.parametrize("preset,hands", [("barbu-32", 30), ("fr-52", 3)])
 def test_the_sure_trump_tricks_hold_on_every_deal(preset, hands):
-    """option_range raises a trump contract's floor by the declarer's unbroken trumps from
-    the ace; the advisor's betting test relies on it: no solved value falls below it."""
+    """option_range raises a trump contract's floor by the declarer's sure trump tricks;
+    the advisor's betting test relies on it: no solved value falls below it."""
     r = load_rules(preset)
     rng = random.Random(11)
     deck = [13 * s + k for s in range(4) for k in range(13 - r.deck // 4, 13)]
@@ -84,6 +87,45 @@ def test_the_sure_trump_tricks_hold_on_every_deal(preset, hands):
             assert lo <= Fraction(repr(o["min"])) and Fraction(repr(o["max"])) <= hi
             raised += lo > 0
     assert raised >= hands
+
+
+@pytest.mark.parametrize("preset", ["tournament", "fr-52", "barbu-32", "bridge"])
+def test_sure_trump_tricks_against_the_brute_force(preset):
+    """sure_trump_tricks is a floor on the declarer's guaranteed tricks in every trump
+    contract and obligation (void_must_ruff both ways): random 3- and 4-card endgames,
+    half trumps, against the brute force. The floor is reached on some of them, and on
+    some it is above the trumps that top all the others' (the old floor)."""
+    base = load_rules(preset)
+    cid = next(c for c, x in base.contracts.items() if x.is_tricks and x.trumps)
+    rng = random.Random(preset)
+    tight = raised = above_tops = 0
+    for k in range(40):
+        r = base
+        if k % 2:
+            r = dataclasses.replace(base, variants={**base.variants,
+                                                    "void_must_ruff": not base.variants[
+                                                        "void_must_ruff"]})
+        seat, trump, leader = rng.randrange(4), rng.randrange(4), rng.randrange(4)
+        n = 3 + (k % 3 == 0)
+        # an endgame rich in trumps (half its cards), so that trumps meet trumps
+        deck = deck_cards(r.deck)
+        trumps = [c for c in deck if c // 13 == trump]
+        cards = rng.sample(trumps, 2 * n) + rng.sample(
+            [c for c in deck if c // 13 != trump], 2 * n)
+        rng.shuffle(cards)
+        deal = [cards[p * n:(p + 1) * n] for p in range(4)]
+        hand = deal[seat]
+        others = [c for p in range(4) if p != seat for c in deal[p]]
+        sure = A.sure_trump_tricks(hand, trump, r.deck, others)
+        g = TrickGame(r, r.contracts[cid], deal, leader, trump=trump, whole_hand=False)
+        w, mx = objective(seat=seat)
+        got = brute_value(g, w, mx) / r.trick_points(cid)
+        assert got >= sure, (preset, k, deal, seat, trump, leader)
+        tight += got == sure > 0
+        raised += sure > 0
+        top = max([c for c in others if c // 13 == trump], default=-1)
+        above_tops += sure > sum(1 for c in hand if c // 13 == trump and c > top)
+    assert tight >= 3 and raised >= 10 and above_tops >= 3, (tight, raised, above_tops)
 
 
 def test_eight_hearts_lose_everything_in_barbu32():
