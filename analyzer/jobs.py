@@ -453,10 +453,14 @@ def constraint_spec(known: Sequence[str] = (), voids: Sequence[str] = (),
             raise BarbuError(f"bad --length {item!r}: expected SEAT:SUIT:LO-HI, like S:C:0-2")
         seat, suit, rng = parts
         lo, dash, hi = rng.partition("-")
-        try:
-            span = [int(lo), int(hi if dash else lo)]
-        except ValueError:
-            raise BarbuError(f"bad --length {item!r}: LO-HI must be numbers") from None
+        if not (lo.strip().isdigit() and (hi if dash else lo).strip().isdigit()):
+            raise BarbuError(f"bad --length {item!r}: LO-HI must be whole numbers from 0 "
+                             "to 13, like 0-2, or one number")
+        span = [int(lo), int(hi if dash else lo)]
+        if span[1] > 13 or span[0] > span[1]:
+            raise BarbuError(f"bad --length {item!r}: " + (
+                "a hand holds at most 13 cards of a suit" if span[1] > 13 else
+                "LO is above HI"))
         old = spec["lengths"].get(seat, {}).get(suit)  # the same seat and suit twice: both hold
         span = list(intersect_lengths(None if old is None else tuple(old), tuple(span),
                                       f"--length for {seat}:{suit}"))

@@ -39,8 +39,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from analyzer.cards import (Seat, Suit, as_card, as_hand, as_seat, as_suit, card_index,
-                            card_name, deck_cards, parse_hand, whole_index)
+from analyzer.cards import (Seat, Suit, as_cards, as_hand, as_seat, as_suit, card_name,
+                            deck_cards, parse_hand, whole_index)
 from analyzer.errors import BarbuError
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
@@ -48,30 +48,37 @@ Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
 __all__ = ["Sampler", "sample_deals", "parse_constraints", "Hands"]
 
 
-def _cards(x: Any) -> frozenset[int]:
-    """Cards from ``"SA,HK"``, ``["SA", "HK"]``, card indices, or a PBN hand ``"A.K.."``."""
-    if isinstance(x, str):
-        t = x.strip()
-        if "." in t:
-            return parse_hand(t)
-        return frozenset(card_index(y) for y in t.replace(",", " ").split())
-    if whole_index(x, 52) is not None:
-        return frozenset({int(x)})  # type: ignore[arg-type]
-    try:
-        return frozenset(as_card(y, "the known cards") for y in x)  # type: ignore[union-attr]
-    except TypeError:
-        raise BarbuError(f"bad known cards {x!r}: names like SA,HK or card indices") from None
+def _cards(x: Any, where: str) -> frozenset[int]:
+    """Cards from ``"SA,HK"``, ``["SA", "HK"]``, card indices, or a PBN hand ``"A.K.."``;
+    none at all, an empty item between commas or a card listed twice is refused."""
+    if isinstance(x, str) and "." in x:
+        out = parse_hand(x.strip())
+    elif whole_index(x, 52) is not None:
+        out = frozenset({int(x)})  # type: ignore[arg-type]
+    else:
+        cards = as_cards(x, where)
+        out = frozenset(cards)
+        if len(out) != len(cards):
+            dup = next(c for c in cards if cards.count(c) > 1)
+            raise BarbuError(f"card {card_name(dup)} is listed twice in {where}")
+    if not out:
+        raise BarbuError(f"no cards in {where}: name some, like SA,HK")
+    return out
 
 
-def _suits(x: Any) -> frozenset[int]:
+def _suits(x: Any, where: str) -> frozenset[int]:
     if isinstance(x, str):
         try:
-            return frozenset({int(Suit.parse(x))})  # "hearts", "♥"
+            out = frozenset({int(Suit.parse(x))})  # "hearts", "♥"
         except BarbuError:
-            return frozenset(as_suit(ch) for ch in x.replace(",", "").replace(" ", ""))
-    if isinstance(x, (list, tuple, set, frozenset)):
-        return frozenset(as_suit(y) for y in x)
-    return frozenset({as_suit(x)})
+            out = frozenset(as_suit(ch) for ch in x.replace(",", "").replace(" ", ""))
+    elif isinstance(x, (list, tuple, set, frozenset)):
+        out = frozenset(as_suit(y) for y in x)
+    else:
+        out = frozenset({as_suit(x)})
+    if not out:
+        raise BarbuError(f"no suits in {where}: name some, like H or HD")
+    return out
 
 
 def intersect_lengths(old: tuple[int, int] | None, new: tuple[int, int],
@@ -109,35 +116,46 @@ def parse_constraints(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     bad = [k for k in spec if k not in ("known", "voids", "lengths")]
     if bad:
         raise BarbuError(f"unknown constraint {bad[0]!r} (expected known, voids, lengths)")
+    for key, shape in (("known", "{seat: cards}"), ("voids", "{seat: suits}"),
+                       ("lengths", "{seat: {suit: [lo, hi]}}")):
+        if spec.get(key) and not isinstance(spec[key], Mapping):
+            raise BarbuError(f"constraint {key} must be a table {shape}, not {spec[key]!r}")
     # a seat may be spelt several ways ("E", "e", "East"): its constraints add up
     known: dict[int, frozenset[int]] = {}
     for k, v in (spec.get("known") or {}).items():
         p = as_seat(k, "seat in known")
-        known[p] = known.get(p, frozenset()) | _cards(v)
+        known[p] = known.get(p, frozenset()) | _cards(v, f"the cards known in "
+                                                        f"{Seat(p).name}'s hand")
     voids: dict[int, frozenset[int]] = {}
     for k, v in (spec.get("voids") or {}).items():
         p = as_seat(k, "seat in voids")
-        voids[p] = voids.get(p, frozenset()) | _suits(v)
+        voids[p] = voids.get(p, frozenset()) | _suits(v, f"the voids of {Seat(p).name}")
     lengths: dict[int, dict[int, tuple[int, int]]] = {}
     for k, v in (spec.get("lengths") or {}).items():
         p = as_seat(k, "seat in lengths")
         if not isinstance(v, Mapping):
             raise BarbuError(f"lengths of {Seat(p).name} must be a table {{suit: [lo, hi]}}")
         for s, rng in v.items():
+            su = as_suit(s)
+            where = f"{Seat(p).name} in {'SHDC'[su]}"
             if whole_index(rng, 14) is not None:
                 lo = hi = int(rng)
             else:
                 ends = list(rng) if isinstance(rng, (list, tuple)) else []
                 ok = len(ends) == 2 and all(whole_index(z, 14) is not None for z in ends)
                 if not ok:
-                    raise BarbuError(f"bad length range {rng!r} for {Seat(p).name}: "
-                                     "expected [lo, hi] or a number, 0-13")
+                    shown = "-".join(map(str, ends)) if len(ends) == 2 else repr(rng)
+                    raise BarbuError(f"bad length range {shown} for {where}: expected "
+                                     "LO-HI or a number, 0 to 13")
                 lo, hi = (int(z) for z in ends)
-            su = as_suit(s)
+            if lo > hi:
+                raise BarbuError(f"bad length range {lo}-{hi} for {where}: LO is above HI")
             lengths.setdefault(p, {})[su] = intersect_lengths(
-                lengths.get(p, {}).get(su), (lo, hi),
-                f"lengths for {Seat(p).name} in {'SHDC'[su]}")
+                lengths.get(p, {}).get(su), (lo, hi), f"lengths for {where}")
     return {"known": known, "voids": voids, "lengths": lengths}
+
+
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 
 def _multinomial(n: int, parts: Sequence[int]) -> int:
@@ -189,13 +207,11 @@ class Sampler:
         self.hand = h
         self.others = tuple(p for p in range(4) if p != self.seat)
         unseen = [c for c in allc if c not in h]
-        # constraints, by other seat (index 0..2 in self.others)
-        kn = {as_seat(k, "seat in known"): _cards(v) for k, v in (known or {}).items()}
-        vd = {as_seat(k, "seat in voids"): _suits(v) for k, v in (voids or {}).items()}
-        ln: dict[int, dict[int, tuple[int, int]]] = {}
-        for k, v in (lengths or {}).items():
-            ln[as_seat(k, "seat in lengths")] = {as_suit(s): (int(a), int(b))
-                                              for s, (a, b) in dict(v).items()}
+        # constraints, by other seat (index 0..2 in self.others); a seat spelt two ways
+        # ("E", "East") keeps both
+        c = parse_constraints({"known": known or {}, "voids": voids or {},
+                               "lengths": lengths or {}})
+        kn, vd, ln = c["known"], c["voids"], c["lengths"]
         for what, table in (("known cards", kn), ("voids", vd), ("lengths", ln)):
             if self.seat in table:
                 raise BarbuError(f"{what} given for {Seat(self.seat).name}, the seat whose "
@@ -228,10 +244,7 @@ class Sampler:
                 if s in vd.get(p, ()):
                     hi = 0
                 if s in ln.get(p, {}):
-                    a, b = ln[p][s]
-                    if a > b or a < 0:
-                        raise BarbuError(f"bad length range {a}..{b} for {Seat(p).name} in "
-                                         f"{'SHDC'[s]}")
+                    a, b = ln[p][s]       # (0 <= a <= b: parse_constraints)
                     lo, hi = max(lo, a), min(hi, b)
                 if k > hi:
                     raise BarbuError(f"{Seat(p).name} is known to hold {k} "
@@ -248,9 +261,35 @@ class Sampler:
         self._splits = tuple(self._suit_splits(s) for s in range(4))
         self._count = lru_cache(maxsize=None)(self._count_raw)
         if self.count() == 0:
-            raise BarbuError("the constraints cannot be met: no deal of the unseen cards "
-                             "agrees with all of them (check the voids, lengths and known "
-                             "cards against the hand)")
+            raise BarbuError("the constraints cannot be met: " + self._why_none())
+
+    def _why_none(self) -> str:
+        """Why no deal meets the constraints, where one seat or one suit shows it."""
+        n = self.deck // 4
+        for i, p in enumerate(self.others):
+            kept = len(self.known[i])
+            most = kept + sum(self.hi[i])
+            least = kept + sum(self.lo[i])
+            if most < n:
+                return (f"{Seat(p).name} holds {n} cards, but the voids and lengths allow "
+                        f"at most {most}")
+            if least > n:
+                return (f"the lengths give {Seat(p).name} at least {least} cards, but a "
+                        f"hand holds {n}")
+        for s in range(4):
+            known = sum(1 for k in self.known for c in k if c // 13 == s)
+            unseen = len(self.pool[s]) + known
+            most = known + sum(self.hi[i][s] for i in range(3))
+            least = known + sum(self.lo[i][s] for i in range(3))
+            who = ", ".join(Seat(p).name for p in self.others)
+            if most < unseen:
+                return (f"{unseen} {SUIT_WORDS[s]} are unseen, but the voids and lengths "
+                        f"let {who} hold at most {most}")
+            if least > unseen:
+                return (f"the lengths give {who} at least {least} {SUIT_WORDS[s]}, but "
+                        f"only {unseen} are unseen")
+        return ("no deal of the unseen cards agrees with all of them (check the voids, "
+                "lengths and known cards against the hand)")
 
     # ------------------------------------------------------------------ counting
     def _suit_splits(self, s: int) -> tuple[tuple[tuple[int, int, int], int], ...]:

@@ -590,6 +590,8 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
     (dict(remaining="no-jacks"), "unknown contract .no-jacks. in --remaining .the match of preset"),
     (dict(doubling="some"), "bad --doubling"),
     (dict(constraints={"voids": {"E": "SHDC"}}), "cannot be met"),
+    (dict(constraints={"known": ["E:HA"]}), "constraint known must be a table"),
+    (dict(constraints={"lengths": "S:C:0-2"}), "constraint lengths must be a table"),
 ])
 def test_errors_are_one_line(kw, words):
     args = dict(hand="AKQ2.JT9.876.543", seat="N", rules="tournament", samples=1, seed=1)

@@ -143,20 +143,36 @@ def test_void_law_matches_exact_conditional():
 
 
 @pytest.mark.parametrize("kw, words", [
-    (dict(voids={"E": "SHDC"}), "cannot be met"),
-    (dict(voids={"E": "SH", "S": "SH", "W": "SH"}), "cannot be met"),
-    (dict(lengths={"E": {"S": (10, 13)}}), "cannot be met"),
+    (dict(voids={"E": "SHDC"}), "cannot be met: E holds 13 cards, but the voids and "
+                                "lengths allow at most 0"),
+    (dict(voids={"E": "SH", "S": "SH", "W": "SH"}),
+     "cannot be met: 9 spades are unseen, but the voids and lengths let E, S, W hold at "
+     "most 0"),
+    (dict(lengths={"E": {"S": (10, 13)}}),
+     "cannot be met: the lengths give E, S, W at least 10 spades, but only 9 are unseen"),
+    (dict(lengths={"E": {"H": (5, 13), "D": (5, 13), "C": (4, 13)}}),
+     "the lengths give E at least 14 cards, but a hand holds 13"),
+    (dict(known={"E": "HA,,HK"}), "an empty card between commas"),
+    (dict(known={"E": "HA,HA"}), "HA is listed twice in the cards known in E's hand"),
+    (dict(known={"E": " "}), "no cards in the cards known in E's hand"),
+    (dict(voids={"W": " "}), "no suits in the voids of W"),
+    (dict(lengths={"E": {"C": (1.7, 2.9)}}), "bad length range 1.7-2.9 for E in C"),
     (dict(known={"E": "SA"}), "in N's hand"),
     (dict(known={"E": "HA", "W": "HA"}), "two hands"),
     (dict(known={"E": "HA"}, voids={"E": "H"}), "at most 0"),
     (dict(lengths={"E": {"S": (3, 2)}}), "bad length range"),
-    (dict(lengths={"E": {"S": (14, 14)}}), r"at least 14 card\(s\), but a hand holds 13"),
+    (dict(lengths={"E": {"S": (14, 14)}}), "bad length range 14-14 for E in S: expected LO-HI"),
     (dict(lengths={"E": {"S": (2, 3)}}, voids={"E": "S"}), "void, yet a minimum length"),
     (dict(voids={"N": "S"}), "constrain the other seats"),
 ])
 def test_impossible_constraints_say_why(kw, words):
     with pytest.raises(BarbuError, match=words):
         Sampler(HAND, 0, 52, **kw)
+
+
+def test_a_length_beyond_a_32_card_hand():
+    with pytest.raises(BarbuError, match=r"at least 9 card\(s\), but a hand holds 8"):
+        Sampler("KQJ7..AK9.8", 0, 32, lengths={"E": {"H": 9}})
 
 
 def test_bad_hands():
@@ -198,6 +214,18 @@ def test_a_seat_spelt_twice_keeps_both_constraints():
         constraint_spec(lengths=["S:C:0-1", "S:C:3-4"])
     with pytest.raises(BarbuError, match="bad --length 'S:C:5-'"):
         constraint_spec(lengths=["S:C:5-"])
+    # each range is checked before two are intersected
+    with pytest.raises(BarbuError, match="bad --length 'S:C:0-20': a hand holds at most 13"):
+        constraint_spec(lengths=["S:C:0-20", "S:C:2-3"])
+    with pytest.raises(BarbuError, match="bad --length 'S:C:-1': LO-HI must be whole"):
+        constraint_spec(lengths=["S:C:-1"])
+    # the Sampler's own keywords merge a seat spelt two ways too
+    two = Sampler(HAND, 0, 52, known={"E": "HA", "east": "HK"}, voids={"W": "S", "west": "D"},
+                  lengths={"S": {"C": (0, 3), "clubs": (2, 5)}})
+    one = Sampler(HAND, 0, 52, known={"E": "HA,HK"}, voids={"W": "SD"},
+                  lengths={"S": {"C": (2, 3)}})
+    assert (two.known, two.lo, two.hi, two.count()) == (one.known, one.lo, one.hi,
+                                                        one.count())
 
 
 def test_hand_as_names_or_indices_and_a_bad_card_in_one_line():
