@@ -271,8 +271,8 @@ class Sampler:
             most = kept + sum(self.hi[i])
             least = kept + sum(self.lo[i])
             if most < n:
-                return (f"{Seat(p).name} holds {n} cards, but the voids and lengths allow "
-                        f"at most {most}")
+                return (f"{Seat(p).name} holds {n} cards, but the voids, lengths and cards "
+                        f"left allow at most {most}")
             if least > n:
                 return (f"the lengths give {Seat(p).name} at least {least} cards, but a "
                         f"hand holds {n}")

@@ -143,8 +143,8 @@ def test_void_law_matches_exact_conditional():
 
 
 @pytest.mark.parametrize("kw, words", [
-    (dict(voids={"E": "SHDC"}), "cannot be met: E holds 13 cards, but the voids and "
-                                "lengths allow at most 0"),
+    (dict(voids={"E": "SHDC"}), "cannot be met: E holds 13 cards, but the voids, "
+                                "lengths and cards left allow at most 0"),
     (dict(voids={"E": "SH", "S": "SH", "W": "SH"}),
      "cannot be met: 9 spades are unseen, but the voids and lengths let E, S, W hold at "
      "most 0"),
