@@ -135,6 +135,12 @@ def _bet_verdict(x: str, y: str, lo: float, hi: float) -> str:
     N cannot lose it; the two other players' play decides whether he wins it
     >>> print(_bet_verdict("N", "S", -3, -1))
     S wins it whatever the others do
+    >>> print(_bet_verdict("N", "S", -3, 0))
+    S cannot lose it; the two other players' play decides whether he wins it
+    >>> print(_bet_verdict("N", "S", 0, 0))
+    a tie whatever the others do
+    >>> print(_bet_verdict("N", "S", 1, 3))
+    N wins it whatever the others do
     """
     if lo > 0:
         return f"{x} wins it whatever the others do"

@@ -667,6 +667,68 @@ def test_race_drops_only_options_beaten_at_99():
     assert A._race([far, lead, even], [1, 2], R[:3]) == [1, 2]
 
 
+def test_the_betting_test_is_one_sided_and_capped():
+    """The bettor stakes only on the leader's lead: an option behind on every deal never
+    "beats"; a stake is at most BET_CAP of what the worst deal would take (after ten deals
+    at the top of the range, a deal at the bottom keeps a quarter of the holding); a
+    deal outside the stated range widens it instead of breaking the logarithm."""
+    F = Fraction
+    assert not A._separated([F(0)] * 20, [F(3)] * 20, (0, 5), (0, 5))
+    grow = A._log_wealth([1.0] * 10 + [-1.0], -1, 1) - A._log_wealth([1.0] * 10, -1, 1)
+    assert grow == pytest.approx(math.log(1 - A.BET_CAP))
+    assert A._bet_separated([5.0] * 5 + [-10.0], -5.0, 5.0, 0.05) is False
+
+
+def test_race_leads_with_an_option_still_in_it_and_bets_on_each_range():
+    F = Fraction
+    # the stopped option 0 is far ahead: the leader is option 1, one point ahead of 2
+    assert A._race([[F(15)] * 20, [F(5)] * 20, [F(4)] * 20], [1, 2], [(0., 15.)] * 3) \
+        == [1, 2]
+    # option 1 can never score above option 0: one deal where 0 is ahead settles it
+    assert A._race([[F(5)] * 2, [F(-1)] * 2], [0, 1], [(0., 10.), (-100., 0.)]) == [0]
+    assert A._race([[F(5)] * 2, [F(-1)] * 2], [0, 1], [(0., 10.), (-100., 1.)]) == [0, 1]
+
+
+def test_the_tests_bound_each_option_with_its_future_value(monkeypatch):
+    """The betting test's ranges are option_range plus the option's future value (the
+    kept contracts), as _separated says."""
+    seen = []
+    real = A._separated
+
+    def spy(a, b, ra, rb, alpha=0.05):
+        seen.extend([tuple(ra), tuple(rb)])
+        return real(a, b, ra, rb, alpha)
+
+    monkeypatch.setattr(A, "_separated", spy)
+    r = load_rules("barbu-32")
+    hand = parse_hand(HAND32)
+    d = advise(HAND32, rules=r, remaining="no-king,trumps", samples="auto", max_samples=20,
+               seed=1, workers=1, doubling="none")
+    want = set()
+    for o in d["options"]:
+        opt = A.Option(r.contracts[o["contract"]], None if o["trump"] is None
+                       else "SHDC".index(o["trump"]))
+        fut = Fraction(repr(o["future"]))
+        want.add(tuple(float(x + fut) for x in A.option_range(r, opt, hand)))
+        assert fut != 0
+    assert seen and all(any(rg == pytest.approx(w, abs=1e-3) for w in want) for rg in seen)
+
+
+def test_option_range_keeps_a_bonus_below_the_floor_and_skips_stopping_contracts():
+    r = load_rules("tournament")
+    c = r.contracts["trumps"]
+    hand = parse_hand("AKQJT98765432...")
+    capot50 = dataclasses.replace(c, all_tricks_score=Fraction(50))
+    assert A.option_range(r, A.Option(capot50, 0), hand) == (50, 65)
+    stops = dataclasses.replace(c, stop_when_taken=frozenset({12}))
+    assert A.option_range(r, A.Option(stops, 0), hand) == (0, 65)
+    # a bonus widens the range, not the points' own range; and leaves the sign alone
+    capot100 = dataclasses.replace(c, all_tricks_score=Fraction(100))
+    assert (r.score_range(capot100), r.score_range(capot100, bonus=False)) == ((0, 100),
+                                                                               (0, 65))
+    assert r.is_positive(capot100)
+
+
 def test_the_betting_test_holds_where_a_rare_jump_has_not_come_yet():
     """Values that are one number on most deals with a rare large jump (Dominoes' +15
     one deal in ten) look separated after 20 deals while the jump has not come up: the
@@ -904,6 +966,21 @@ def test_auto_counts_its_looks_and_says_why_it_stopped():
         assert d["recommendation"]["looks"] == 0 and d["recommendation"]["separated"] is None
 
 
+def test_auto_tests_every_auto_step_when_race_batches_are_smaller(monkeypatch):
+    """On 52 cards race solves in batches of RACE_STEP_52 (10), but auto still tests
+    every AUTO_STEP (20) deals: at 20 and at the cap of 40 (Dominoes: fast). With only
+    one option left in a race, auto stops and says so."""
+    monkeypatch.setattr(A, "_separated", lambda *a, **k: False)
+    d = advise("AK72.Q5.A963.KJ4", rules="tournament", remaining="dominoes",
+               samples="auto", max_samples=40, race=True, seed=1, workers=1,
+               doubling="none")
+    assert d["samples"] == 40 and d["recommendation"]["looks"] == 2
+    monkeypatch.undo()
+    d = advise("AKQJT987...", rules="barbu-32", remaining="trumps,no-king", samples="auto",
+               race=True, seed=1, workers=1, doubling="none")
+    assert "auto: stopped after 20 deals: one option left in the race" in d["notes"]
+
+
 def test_a_forced_choice_is_not_called_separated():
     d = advise("KQJ7..AK9.8", rules="classic-32", remaining="dominoes,salad,no-king",
                samples=3, seed=1, workers=1)
@@ -1040,7 +1117,17 @@ def test_solve_bet_gives_the_advisors_brackets_on_a_known_deal(tmp_path):
     assert seen >= 9
     text = render_solve(solve_job({"deal": deal, "rules": rules, "contract": "no-king",
                                    "bet": "S"}))
-    assert "N's bet against S" in text and "the bet's bracket [" in text
+    assert "N's bet against S" in text
+    assert ("the bet's bracket [0, 8]: N cannot lose it; the two other players' play "
+            "decides whether he wins it") in text
+    text = render_solve(solve_job({"deal": deal, "rules": rules, "contract": "no-tricks",
+                                   "bet": "S"}))
+    assert "the bet's bracket [-3, 4]: the two other players' play decides who wins it" \
+        in text
+    # the other end is --seat's, not the declarer's
+    res = solve_job({"deal": deal, "rules": rules, "contract": "no-king", "seat": "E",
+                     "bet": "N"})
+    assert (res["seat"], res["bet"], res["bracket"]) == ("E", "N", [-8, 0])
     for job, msg in ((dict(bet="N"), "cannot bet against himself"),
                      (dict(bet="E", side="NS"), "drop --side"),
                      (dict(bet="E", all_seats=True), "drop --all-seats"),

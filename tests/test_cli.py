@@ -202,6 +202,8 @@ def test_dominoes_json_layout_is_canonical():
     (("solve", ENDGAME, "-c", "no-tricks", "--seat", "X"), "bad seat"),
     (("solve", ENDGAME, "-c", "no-tricks", "--rules", "nope"), "unknown rules preset"),
     (("solve", ENDGAME, "--bogus"), "No such option"),
+    (("solve", ENDGAME, "--bogus="), "No such option: --bogus"),
+    (("solve", ENDGAME, "--json="), "Option '--json' does not take a value"),
     (("solve",), "no deal given"),
     (("solve", "--example", "-c", "no-tricks", "--node-limit", "1000"), "node limit 1000 reached"),
     (("solve", ENDGAME, "-c", "no-tricks", "--node-limit", "0"), "bad --node-limit"),
