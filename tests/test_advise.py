@@ -981,6 +981,23 @@ def test_auto_tests_every_auto_step_when_race_batches_are_smaller(monkeypatch):
     assert "auto: stopped after 20 deals: one option left in the race" in d["notes"]
 
 
+def test_auto_tests_only_the_options_still_in_the_race(monkeypatch):
+    """Auto's test is between options still solved: a stopped option, however far ahead
+    on the deals it was solved on, is not the leader tested (here a race that keeps only
+    trumps in diamonds and in clubs, which no 40 deals tell apart; trumps in spades, with
+    eight of them, is far ahead)."""
+    r = load_rules("barbu-32")
+    hand = "AKQJT987..."
+    opts = advise_options(r, 0, parse_hand(hand), parse_remaining(r, "trumps,no-king"))
+    keep = [i for i, o in enumerate(opts) if o.label in ("trumps D", "trumps C")]
+    monkeypatch.setattr(A, "_race", lambda cols, active, ranges: [i for i in active
+                                                                   if i in keep])
+    d = advise(hand, rules=r, remaining="trumps,no-king", samples="auto", max_samples=40,
+               race=True, seed=1, workers=1, doubling="none")
+    assert d["samples"] == 40 and d["recommendation"]["looks"] == 2
+    assert not d["recommendation"]["separated"]
+
+
 def test_a_forced_choice_is_not_called_separated():
     d = advise("KQJ7..AK9.8", rules="classic-32", remaining="dominoes,salad,no-king",
                samples=3, seed=1, workers=1)
