@@ -270,6 +270,27 @@ def test_bonus_contracts_never_score_the_full_penalty():
     check_raw(c, c.contract("no-tricks"), (-35, -5, 0, 0))     # 7 tricks and 1: normal
 
 
+def test_a_long_list_of_card_points_checks_the_range_without_the_bonus(tmp_path):
+    """Where the raw scores are too many to list (20 hearts and diamonds at -1, -2, -4,
+    ... points), check_raw checks the points' own range, with the all-cards bonus (+100)
+    as a value apart: +50 is neither."""
+    text = load_rules("tournament").to_toml()
+    pts = ", ".join(f"{s}{r} = -{2 ** i}" for i, (s, r) in enumerate(
+        (s, r) for s in "HD" for r in "23456789TJ"))
+    text = text.replace("card_points = { H = -2, HA = -6 }",
+                        f"card_points = {{ {pts} }}\nall_cards_score = 100")
+    f = tmp_path / "many.toml"
+    f.write_text(text.replace('name = "tournament"', 'name = "many"'), encoding="utf-8")
+    r = load_rules(str(f))
+    c = r.contract("no-hearts")
+    assert possible_raw(r, c) is None and r.score_range(c) == (1 - 2 ** 20, 100)
+    full = r.normal_total(c)
+    check_raw(r, c, (full + 1, -1, 0, 0))
+    check_raw(r, c, (100, 0, 0, 0))
+    with pytest.raises(BarbuError, match="raw result 50 of N is impossible"):
+        check_raw(r, c, (50, full - 50, 0, 0))
+
+
 def test_last_tricks_go_to_one_player_each():
     t = load_rules("tournament")
     nl2 = t.contract("no-last-two")
