@@ -1500,8 +1500,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            "notes": notes}
     if cons["known"] or cons["voids"] or cons["lengths"]:
         out["constraints"] = {
-            "known": {Seat(p).name: sorted(card_name(c) for c in cs)
-                      for p, cs in cons["known"].items()},
+            "known": {Seat(p).name: [card_name(c) for c in sorted(
+                cs, key=lambda c: (c // 13, -c))] for p, cs in cons["known"].items()},
             "voids": {Seat(p).name: "".join("SHDC"[s] for s in sorted(ss))
                       for p, ss in cons["voids"].items()},
             "lengths": {Seat(p).name: {"SHDC"[s]: list(v) for s, v in t.items()}
