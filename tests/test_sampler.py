@@ -82,6 +82,25 @@ def test_suit_lengths_follow_the_hypergeometric_law(free_deals):
             assert stat < CHI2_999[df], (suit, seat, stat, df)
 
 
+def test_uniform_over_a_universe_of_six_deals():
+    """The draw's arithmetic (a split chosen with chance proportional to the deals that
+    extend it) is exact where an error of one would show: three free cards, one a seat,
+    in three suits, so 3! = 6 deals, each drawn about 1200 / 6 times."""
+    from itertools import permutations
+    hands = [parse_hand(h) for h in ("KQJ7..AK9.8", "98.AT8..AQJ", "T.J7.Q8.T97",
+                                     "A.KQ9.JT7.K")]
+    free = [card_index(c) for c in ("CJ", "DQ", "HK")]      # one from E, S, W each
+    known = {"ESW"[i]: sorted(hands[i + 1] - set(free)) for i in range(3)}
+    s = Sampler(hands[0], 0, 32, known=known)
+    assert s.count() == 6
+    counts = dict.fromkeys(permutations(free), 0)
+    for d in sample_deals(s, 1200, seed=1):
+        counts[tuple(next(iter(d[p] & set(free))) for p in (1, 2, 3))] += 1
+    assert all(counts.values())
+    stat, df = chi2(list(counts.values()), [200] * 6)
+    assert stat < CHI2_999[df], counts
+
+
 def test_repeats_exactly_for_a_seed():
     s = Sampler(HAND, 2, 52)
     a = sample_deals(s, 20, seed=5)

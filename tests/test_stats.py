@@ -73,6 +73,24 @@ def test_hand_features_by_hand():
     assert set(f) == set(FEATURE_COLUMNS)
 
 
+def test_each_features_row_is_its_seats_hand(serial):
+    """The features table's row for a deal and seat holds that seat's hand's features
+    (docs/stats.md: join it to values.declarer)."""
+    f = S.load_dataset(serial[0])["features"]
+    assert f.height == 3 * 4
+    for row in f.iter_rows(named=True):
+        deal = S.deal_for(2026, row["deal"], 32)
+        want = hand_features(deal.hands["NESW".index(row["seat"])], 32)
+        assert {k: row[k] for k in want} == want, (row["deal"], row["seat"])
+
+
+def test_progress_counts_deals_not_chunks(tmp_path):
+    seen: list[tuple[int, int]] = []
+    S.run_stats(tmp_path / "ds", deals=3, workers=1, chunk_size=2, brackets="none",
+                progress=lambda d, t: seen.append((d, t)), **CHEAP)
+    assert seen == [(0, 3), (2, 3), (3, 3)]
+
+
 def test_resolve_contracts():
     r = load_rules("barbu-32")
     assert S.resolve_contracts(r, None) == r.match_contracts
