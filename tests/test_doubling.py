@@ -176,6 +176,8 @@ def test_tournament_who_may_double(tournament):
     bad = [("no-queens", "N>E", "may only redouble"),
            ("no-queens", "E>S N>S", "N>S: the declarer may only redouble"),
            ("trumps", "E>S", "E>S: in trumps only the declarer"),
+           ("trumps", "S>E", "S>E: in trumps only the declarer"),   # (his partner's seat)
+           ("dominoes", "S>W", "S>W: in dominoes only the declarer"),
            ("dominoes", "W>all", "W>E: in dominoes only the declarer"),
            ("trumps", "N>E", "N>E")]
     for c, d, msg in bad:

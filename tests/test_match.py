@@ -241,6 +241,15 @@ def test_run_boundary_and_quota(tmp_path):
                           "x.toml"))
 
 
+def test_checks_skipped_lists_only_skipped_hands(tmp_path):
+    """A hand whose zero-sum check does not apply ("n/a": classic-32 has no doubling) is
+    not a skipped check (match-format.md: "ok" | "skipped" | "n/a")."""
+    j = score_match(write(tmp_path, 'rules = "classic-32"\n[[hand]]\ndeclarer = "N"\n'
+                                    'contract = "no-tricks"\nraw = [-20, -10, -5, -5]\n',
+                          "c32.toml")).to_json()
+    assert j["hands"][0]["check"]["status"] == "n/a" and j["checks_skipped"] == []
+
+
 def test_possible_raw_sets():
     t = load_rules("tournament")
     assert possible_raw(t, t.contract("no-king")) == {0, -20}
@@ -249,6 +258,9 @@ def test_possible_raw_sets():
     assert -7 not in possible_raw(t, t.contract("no-hearts"))
     assert possible_raw(t, t.contract("no-last-two")) == {0, -10, -20, -30}
     check_raw(t, t.contract("ravage-city"), (-18, -18, 0, 0))
+    # one player takes every trick (no bonus in tournament): the whole total is his
+    check_raw(t, t.contract("no-tricks"), (-26, 0, 0, 0))
+    check_raw(t, t.contract("trumps"), (65, 0, 0, 0))
     with pytest.raises(BarbuError, match="share -36"):
         check_raw(t, t.contract("ravage-city"), (-18, -9, -9, 0))
 

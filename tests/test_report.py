@@ -92,6 +92,22 @@ def test_value_by_trump_length():
     assert_frame_equal(T.value_by_trump_length(VALUES, _features()), want)
 
 
+def test_value_by_trump_length_spread_and_every_suit():
+    """Two hands of one length worth 0 and 10: standard error sd / sqrt(n) = 5; a
+    diamond and a club trump each counted by their own suit's length."""
+    v = _values([(0, "N", "trumps", "S", None, 0), (1, "N", "trumps", "S", None, 10),
+                 (2, "N", "trumps", "D", None, 20), (3, "N", "trumps", "C", None, 30)])
+    rows = []
+    for deal, (ls, lh, ld, lc) in enumerate(((5, 3, 3, 2), (5, 2, 3, 3), (3, 3, 6, 1),
+                                             (3, 3, 0, 7))):
+        f = {k: 0 for k in S.FEATURES_SCHEMA}
+        f.update(deal=deal, seat="N", hand="", len_s=ls, len_h=lh, len_d=ld, len_c=lc,
+                 has_ha=False, has_hk=False)
+        rows.append(f)
+    t = T.value_by_trump_length(v, pl.DataFrame(rows, schema=S.FEATURES_SCHEMA))
+    assert t.rows() == [(5, 2, 5.0, 5.0), (6, 1, 20.0, None), (7, 1, 30.0, None)]
+
+
 def test_value_by_feature_and_rank():
     t = T.value_by_feature(VALUES, _features())
     assert t.select("contract", "feature", "x", "mean").rows() == [
@@ -113,6 +129,13 @@ def test_bracket_summary():
                          "mean_width": [22.5 / 3]}, schema_overrides={"pairs": pl.UInt32})
     assert_frame_equal(T.bracket_summary(b), want)
     assert T.bracket_summary(b.clear()).height == 0
+    # a bracket with an end at 0 is undecided: neither wins whatever the others do
+    edge = pl.DataFrame([dict(deal=0, declarer="N", opponent=o, contract="no-king",
+                              trump=None, rank=None, low=lo, high=hi)
+                         for o, lo, hi in (("E", 0.0, 5.0), ("S", -5.0, 0.0))],
+                        schema=S.BRACKETS_SCHEMA)
+    assert T.bracket_summary(edge).select("declarer_wins", "opponent_wins",
+                                          "undecided").rows() == [(0.0, 0.0, 100.0)]
 
 
 # ----------------------------------------------------------------------------- figures
@@ -256,6 +279,8 @@ def test_trumps_and_dominoes_tables_whatever_their_names():
     from reports import html
     assert (T.trump_contract(renamed), T.rank_contract(renamed)) == ("atout", "fan-tan")
     assert (T.trump_contract(VALUES), T.rank_contract(VALUES)) == ("trumps", "dominoes")
+    mixed = pl.concat([renamed, VALUES])          # "trumps" wins though "atout" is first
+    assert (T.trump_contract(mixed), T.rank_contract(mixed)) == ("trumps", "dominoes")
     brackets = pl.DataFrame(schema={"deal": pl.Int64})
     sections, panels = html._content({"values": renamed, "features": _features(),
                                       "brackets": brackets}, {})

@@ -172,6 +172,10 @@ def test_void_law_matches_exact_conditional():
     (dict(lengths={"E": {"H": (5, 13), "D": (5, 13), "C": (4, 13)}}),
      "the lengths give E at least 14 cards, but a hand holds 13"),
     (dict(known={"E": "HA,,HK"}), "an empty card between commas"),
+    (dict(hand="AKQJT9876.5432..", voids={"E": "HDC"}),
+     "E holds 13 cards, but the voids, lengths and cards left allow at most 4$"),
+    (dict(hand="AKQJT9876.5432..", known={"E": "HA"}, lengths={"E": {"S": 13}}),
+     "the lengths give E at least 14 cards, but a hand holds 13$"),
     (dict(known={"E": "HA,HA"}), "HA is listed twice in the cards known in E's hand"),
     (dict(known={"E": " "}), "no cards in the cards known in E's hand"),
     (dict(voids={"W": " "}), "no suits in the voids of W"),
@@ -185,8 +189,10 @@ def test_void_law_matches_exact_conditional():
     (dict(voids={"N": "S"}), "constrain the other seats"),
 ])
 def test_impossible_constraints_say_why(kw, words):
+    kw = dict(kw)
+    hand = kw.pop("hand", HAND)
     with pytest.raises(BarbuError, match=words):
-        Sampler(HAND, 0, 52, **kw)
+        Sampler(hand, 0, 52, **kw)
 
 
 def test_a_length_beyond_a_32_card_hand():
