@@ -235,6 +235,19 @@ def test_killed_run_resumes_to_the_same_result(serial, tmp_path):
 
 
 # ----------------------------------------------------------------------------- bad input
+def test_a_chunk_table_with_a_deal_outside_its_range_or_twice_is_refused(serial):
+    """The check behind load_dataset's refusal, table by table: chunk 1 of a 3-deal run
+    in chunks of one holds deal 1 only."""
+    man = S.read_manifest(serial[0])
+    ok = pl.DataFrame({"deal": [1], "pbn": [S.deal_for(man["seed"], 1, 32).to_pbn()]})
+    S._check_chunk(serial[0], man, 1, "deals", ok)
+    for table, deals in (("features", [1, 2]), ("brackets", [2]), ("values", [0, 1]),
+                         ("deals", [1, 1])):
+        df = pl.DataFrame({"deal": deals, "pbn": [ok["pbn"][0]] * len(deals)})
+        with pytest.raises(BarbuError, match=f"chunk 1 does not hold the deals .*{table}"):
+            S._check_chunk(serial[0], man, 1, table, df)
+
+
 def test_a_chunk_with_other_deals_is_refused(serial, tmp_path):
     """Only the deals table's deal numbers were checked: a values file copied from
     another chunk, or a whole chunk from a run of another seed, was read as this one."""
