@@ -18,6 +18,7 @@ import typer
 
 from analyzer.errors import BarbuError, check_given, check_workers
 from analyzer.pools import WorkerDied
+from reports.progress import Bar
 
 app = typer.Typer(
     name="barbu",
@@ -137,13 +138,11 @@ def solve(
         deal = example_deal(rules)
     if deal is None:
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
-    show = sys.stderr.isatty() and contract is None
-    with _bar(show, 1, "solving", show_pos=True) as bar:
+    with Bar("solving", 1, show_pos=True) as bar:
         def progress(done: int, total: int, label: str) -> None:
-            bar.length = total
-            bar.current_item = label
-            bar.update(done - bar.pos)
+            bar.update(done - bar.pos, item=label, length=total)
 
+        show = bar.enabled and contract is None
         res = solve_job({**opts, "deal": deal}, progress=progress if show else None)
     _emit(res) if as_json else typer.echo(render_solve(res))
 
@@ -153,36 +152,14 @@ def _solve_batch(path: str, opts: dict[str, Any], workers: int) -> None:
 
     check_workers(workers)
     jobs = read_batch(sys.stdin if path == "-" else path, opts)
-    show = sys.stderr.isatty()
     failed = 0
-    with _bar(show, len(jobs), "solving", show_pos=True, show_eta=True) as bar:
+    with Bar("solving", len(jobs), show_pos=True, show_eta=True) as bar:
         for res in run_batch(jobs, workers):
-            bar.update(1)
             failed += "error" in res
-            _emit(res)
+            bar.update(1)
+            bar.write_above(json.dumps(res, ensure_ascii=False))
     if failed:
         raise BarbuError(f"{failed} of {len(jobs)} batch jobs failed (their lines say why)")
-
-
-def _bar(show: bool, length: int, label: str, **kw: Any) -> Any:
-    """A progress bar on stderr (showing its current item) when ``show``, else a no-op."""
-    if not show:
-        return _NoBar()
-    return typer.progressbar(length=length, label=label, file=sys.stderr,
-                             item_show_func=lambda x: x, **kw)
-
-
-class _NoBar:
-    def __enter__(self) -> "_NoBar":
-        return self
-
-    def __exit__(self, *a: Any) -> None:
-        return None
-
-    current_item: Any = None
-
-    def update(self, n: int) -> None:
-        return None
 
 
 # ------------------------------------------------------------------------------ advise
@@ -262,20 +239,14 @@ def advise(
         except ValueError:
             raise BarbuError(f"bad --samples {samples!r}: a number or 'auto'") from None
     spec = constraint_spec(known, void, length)
-    show = sys.stderr.isatty()
-    with _bar(show, 1, "sampling", show_eta=True) as bar:
-        state = {"done": 0}
-
+    with Bar("sampling", 1, show_eta=True) as bar:
         def progress(done: int, total: int) -> None:
-            if show:
-                bar.length = total
-                bar.update(done - state["done"])
-            state["done"] = done
+            bar.update(done - bar.pos, length=total)
 
         res = run_advise(hand, seat=seat, rules=rules, remaining=remaining, samples=n,
                          seed=seed, workers=workers or None, progress=progress,
                          constraints=spec or None, doubling=doubling, race=race,
-                         warn=lambda line: typer.echo(line, err=True))
+                         warn=lambda line: bar.write_above(line, err=True))
     _emit(res) if as_json else typer.echo(render_advice(res))
 
 
@@ -346,20 +317,18 @@ def stats(
     check_given({"rules": rules, "contracts": contracts, "scheduler": scheduler,
                  "cluster": cluster})
     cluster = None if cluster is None else cluster.strip().lower()
-    show = sys.stderr.isatty()
     try:
-        with _bar(show, deals, "deals", show_pos=True, show_eta=True) as bar:
-            state: dict[str, Any] = {"done": None, "t0": time.monotonic(), "first": 0}
+        with Bar("deals", deals, show_pos=True, show_eta=True) as bar:
+            state: dict[str, Any] = {"started": False, "t0": time.monotonic()}
 
             def progress(done: int, total: int) -> None:
-                if state["done"] is None:  # a resumed run starts at the deals already done
-                    state["first"] = done
-                    bar.update(done)
+                if not state["started"]:  # a resumed run starts at the deals already done
+                    state["started"] = True
+                    bar.skip(done)
+                    bar.update(0)
                 else:
-                    bar.current_item = rate_label(done - state["first"],
-                                                  time.monotonic() - state["t0"], "deals")
-                    bar.update(done - state["done"])
-                state["done"] = done
+                    bar.update(done - bar.pos, item=rate_label(
+                        done - bar.base, time.monotonic() - state["t0"], "deals"))
 
             summary = run_stats(out, deals=deals, seed=seed, rules=rules, contracts=contracts,
                                 workers=workers, scheduler=scheduler, cluster=cluster,

@@ -1,0 +1,153 @@
+"""The progress bar of long commands, on a terminal's stderr.
+
+Drawn only once there is progress to show (an input refused at once leaves no empty
+bar behind), at most ten times a second, as wide as the terminal allows, and cleared
+when the work ends or fails, so that what the command prints next starts on a clean
+line. Lines printed while it runs (:meth:`Bar.write_above`: notes, a batch's results)
+go above it. The time left counts only the work done in this run (a resumed run's
+finished part does not make it look fast), and the share shown never goes back when
+the total grows. No bar where stderr is not a terminal, or where ``TERM=dumb``.
+
+>>> import io
+>>> out = io.StringIO()
+>>> with Bar("deals", 4, file=out, enabled=True, show_pos=True, show_eta=True, columns=60,
+...          clock=lambda: 10.0) as bar:
+...     bar.update(1)
+...     print(repr(bar.line()))
+'deals  [#########--------------------------]  1/4  --:--:--'
+>>> out.getvalue().endswith("\\r")       # cleared at the end
+True
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from typing import Any, Callable, TextIO
+
+BAR_MAX, BAR_MIN = 36, 10
+#: seconds between two drawings; seconds of work before the time left is guessed
+REDRAW, ETA_AFTER = 0.1, 1.0
+
+
+def enabled_on(file: TextIO) -> bool:
+    """Whether a bar goes to ``file``: a terminal that is not ``TERM=dumb``."""
+    try:
+        tty = file.isatty()
+    except (AttributeError, ValueError):
+        return False
+    return tty and os.environ.get("TERM", "") != "dumb"
+
+
+def clock_text(seconds: float) -> str:
+    """``HH:MM:SS`` (hours past 99 shown as they are).
+
+    >>> clock_text(3725.4), clock_text(0)
+    ('01:02:05', '00:00:00')
+    """
+    s = int(round(max(seconds, 0.0)))
+    return f"{s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+class Bar:
+    """A progress bar (see the module docstring).
+
+    ``show_pos``: ``done/total`` rather than a percentage; ``show_eta``: the time left;
+    ``item``: a short text after it (what is being solved, a rate).
+    """
+
+    def __init__(self, label: str, length: int, *, file: TextIO | None = None,
+                 enabled: bool | None = None, show_pos: bool = False, show_eta: bool = False,
+                 columns: int | None = None, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.file = sys.stderr if file is None else file
+        self.enabled = enabled_on(self.file) if enabled is None else enabled
+        self.label, self.length = label, max(int(length), 0)
+        self.show_pos, self.show_eta = show_pos, show_eta
+        self.columns, self.clock = columns, clock
+        self.pos = self.base = 0
+        self.item = ""
+        self.t0 = clock()
+        self.shown = 0.0          # the share last shown (never goes back)
+        self.drawn = 0            # characters of the line on screen (0: none)
+        self.last = float("-inf")
+
+    # ------------------------------------------------------------------ progress
+    def skip(self, n: int) -> None:
+        """``n`` units done before this run (a resumed run): counted in the position, not
+        in the rate that the time left comes from."""
+        self.pos += n
+        self.base += n
+
+    def update(self, n: int = 1, item: str | None = None, length: int | None = None
+               ) -> None:
+        """``n`` more units done; optionally a new item text and a new total."""
+        self.pos += n
+        if item is not None:
+            self.item = item
+        if length is not None:
+            self.length = max(int(length), 0)
+        self._draw()
+
+    def write_above(self, text: str, err: bool = False) -> None:
+        """Print ``text`` (a line) to stdout, or stderr with ``err``, above the bar."""
+        self._clear()
+        stream = self.file if err else sys.stdout
+        print(text, file=stream, flush=True)
+        if self.drawn == 0 and self.last > float("-inf"):
+            self._draw(force=True)
+
+    # ------------------------------------------------------------------ drawing
+    def line(self) -> str:
+        """The bar's line as drawn now."""
+        frac = min(1.0, self.pos / self.length) if self.length else 0.0
+        self.shown = max(self.shown, frac)
+        tail = (f"  {self.pos}/{self.length}" if self.show_pos
+                else f"  {100 * self.shown:3.0f}%")
+        if self.show_eta:
+            tail += f"  {self._eta()}"
+        if self.item:
+            tail += f"  {self.item}"
+        cols = self.columns or shutil.get_terminal_size((80, 24)).columns
+        room = cols - 1 - len(self.label) - 4 - len(tail)
+        width = max(BAR_MIN, min(BAR_MAX, room))
+        full = int(round(width * self.shown))
+        text = f"{self.label}  [{'#' * full}{'-' * (width - full)}]{tail}"
+        return text[:max(cols - 1, 1)]
+
+    def _eta(self) -> str:
+        done = self.pos - self.base
+        spent = self.clock() - self.t0
+        if self.pos >= self.length:
+            return clock_text(0)
+        if done <= 0 or spent < ETA_AFTER:
+            return "--:--:--"
+        return clock_text(spent / done * (self.length - self.pos))
+
+    def _draw(self, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = self.clock()
+        if not force and now - self.last < REDRAW:
+            return
+        self.last = now
+        text = self.line()
+        pad = " " * max(0, self.drawn - len(text))
+        self.file.write("\r" + text + pad)
+        self.file.flush()
+        self.drawn = len(text)
+
+    def _clear(self) -> None:
+        if self.enabled and self.drawn:
+            self.file.write("\r" + " " * self.drawn + "\r")
+            self.file.flush()
+            self.drawn = 0
+
+    # ------------------------------------------------------------------ context
+    def __enter__(self) -> "Bar":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._clear()
