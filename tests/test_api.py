@@ -157,3 +157,14 @@ def test_a_fixed_dominoes_start_names_its_rank():
     res = solve_job({"deal": "N:T.J.8.KQJT8 7.AQT9.AJ.A K98.87.97.9 AQJ.K.KQT.7",
                      "rules": "classic-32", "contract": "dominoes"})
     assert res["rank"] == "T"
+
+
+def test_cards_mid_trick_are_for_the_player_to_move():
+    """--cards with a trick in progress: the values of the legal cards of the player to
+    move (E, after N's S3), best first for him (an opponent of N in No Tricks: N's
+    value low first)."""
+    from analyzer.jobs import solve_job
+    r = solve_job({"deal": "N:3.A.. K2... ...Q4 ...J5", "contract": "no-tricks",
+                   "cards": True, "trick": "S3", "seat": "N"})
+    assert r["to_move"] == "E"
+    assert [(c["card"], c["value"]) for c in r["cards"]] == [("S2", -4), ("SK", 0)]

@@ -49,6 +49,22 @@ def test_bad_deals_give_one_line_errors(text, match):
     assert "\n" not in str(e.value)
 
 
+def test_symbols_ten_and_seat_names():
+    """Suit symbols name their suits (♦ is diamonds, ♣ clubs), "10" is the ten in a PBN
+    hand, a deal may name its first seat in full, a side names distinct seats, and a
+    decimal weight is exact."""
+    from fractions import Fraction
+    from analyzer.cards import as_seats, as_suit, as_weights
+    assert [as_suit(x) for x in "♠♥♦♣"] == [0, 1, 2, 3]
+    assert [card_index(x + "A") for x in "♠♥♦♣"] == [card_index(x + "A") for x in "SHDC"]
+    assert parse_hand("AK10.Q5.A963.KJ4") == parse_hand("AKT.Q5.A963.KJ4")
+    d = "AK72.Q5.A963.KJ4 QJ5.AT942.K7.Q85 T84.K763.QJ4.A92 963.J8.T852.T763"
+    assert parse_deal("NORTH:" + d) == parse_deal("N:" + d)
+    with pytest.raises(BarbuError, match="distinct seats"):
+        as_seats("NN")
+    assert as_weights([0.1, 0, 0, 0])[0] == Fraction(1, 10)
+
+
 def test_card_not_in_the_32_card_deck():
     with pytest.raises(BarbuError, match="not in the 32-card deck"):
         Deal((parse_hand("A..."), parse_hand("K..."), parse_hand("Q..."), parse_hand("2...")), 32)

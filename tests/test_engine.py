@@ -96,6 +96,17 @@ def test_a_first_trick_under_way_is_still_the_whole_hand():
         TrickGame(b32, "no-hearts", h3, 0, trick=["H7"])
 
 
+def test_trumps_void_with_a_trump_already_in_the_trick():
+    """West, void in hearts, after a heart and a trump (S4): fr-52 obliges him to trump
+    but not to overtrump (S2 or SK); tournament to overtrump (SK)."""
+    for preset, want in (("fr-52", ["S2", "SK"]), ("tournament", ["SK"])):
+        g = TrickGame(load_rules(preset), "trumps",
+                      parse_deal("N:.AQJ.. .K32.. 43..2. K2..5.").hands, 0, trump=0)
+        for c in ("HA", "HK", "S4"):
+            g.play(card_index(c))
+        assert sorted(card_index(c) for c in want) == sorted(g.legal()), preset
+
+
 def test_trumps_tournament_obligations():
     # spades trumps; hearts led
     pbn = "N:.AK.2. 5.Q.3. A2..4. KQ..6."
