@@ -357,3 +357,23 @@ def test_one_card_spelt_twice_empty_aliases_and_a_bom(tmp_path):
     m = tmp_path / "m.toml"
     m.write_bytes(b"\xef\xbb\xbf" + b'rules = "barbu-32"\n')
     assert score_match(m).to_json()["rules"] == "barbu-32"
+
+
+def test_a_contract_of_components_adds_their_tricks_and_last_tricks():
+    """A component's last tricks count from the hand's end (its last trick is the last
+    trick), and every component's trick points add up: components a (-2 a trick, last
+    two -10 and -20) and b (-1 a trick, last -5) make -3 a trick, last two -10 and -25.
+    On a 2-card endgame (each seat plays its last legal card) N takes the first trick
+    (-3 - 10), W the last (-3 - 25)."""
+    from analyzer.cards import parse_deal
+    from analyzer.engine import TrickGame
+    d = tomllib.loads(load_rules("tournament").to_toml())
+    d["contracts"]["a"] = {"kind": "tricks", "trick_points": -2, "last_tricks": [-10, -20]}
+    d["contracts"]["b"] = {"kind": "tricks", "trick_points": -1, "last_tricks": [-5]}
+    d["contracts"]["mix"] = {"kind": "tricks", "components": ["a", "b"]}
+    r = parse_rules(d, "mix")
+    assert r.last_tricks("mix") == (-10, -25) and r.trick_points("mix") == -3
+    g = TrickGame(r, "mix", parse_deal("N:A2... K3... Q4... J5...").hands, 0)
+    while not g.over:
+        g.play(g.legal()[-1])
+    assert list(g.score()) == [-13, 0, 0, -28]
