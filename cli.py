@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -319,16 +318,16 @@ def stats(
     cluster = None if cluster is None else cluster.strip().lower()
     try:
         with Bar("deals", deals, show_pos=True, show_eta=True) as bar:
-            state: dict[str, Any] = {"started": False, "t0": time.monotonic()}
+            started = []
 
             def progress(done: int, total: int) -> None:
-                if not state["started"]:  # a resumed run starts at the deals already done
-                    state["started"] = True
+                if not started:  # a resumed run starts at the deals already done
+                    started.append(True)
                     bar.skip(done)
                     bar.update(0)
                 else:
                     bar.update(done - bar.pos, item=rate_label(
-                        done - bar.base, time.monotonic() - state["t0"], "deals"))
+                        done - bar.base, bar.clock() - bar.t0, "deals"))
 
             summary = run_stats(out, deals=deals, seed=seed, rules=rules, contracts=contracts,
                                 workers=workers, scheduler=scheduler, cluster=cluster,

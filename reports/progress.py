@@ -93,10 +93,10 @@ class Bar:
 
     def write_above(self, text: str, err: bool = False) -> None:
         """Print ``text`` (a line) to stdout, or stderr with ``err``, above the bar."""
+        was_drawn = self.drawn > 0
         self._clear()
-        stream = self.file if err else sys.stdout
-        print(text, file=stream, flush=True)
-        if self.drawn == 0 and self.last > float("-inf"):
+        print(text, file=self.file if err else sys.stdout, flush=True)
+        if was_drawn:
             self._draw(force=True)
 
     # ------------------------------------------------------------------ drawing
