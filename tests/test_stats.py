@@ -91,6 +91,19 @@ def test_progress_counts_deals_not_chunks(tmp_path):
     assert seen == [(0, 3), (2, 3), (3, 3)]
 
 
+def test_resume_progress_counts_a_partial_last_chunk_as_its_own_deals(tmp_path):
+    """Five deals in chunks of two: chunks 0 and 2 kept (2 deals and the last, partial,
+    1 deal), chunk 1 solved again; progress starts at the 3 kept deals."""
+    out = tmp_path / "ds"
+    S.run_stats(out, deals=5, workers=1, chunk_size=2, brackets="none", **CHEAP)
+    shutil.rmtree(out / "chunks" / "000001")
+    seen: list[tuple[int, int]] = []
+    s = S.run_stats(out, deals=5, workers=1, resume=True, brackets="none",
+                    progress=lambda d, t: seen.append((d, t)), **CHEAP)
+    assert (s["chunks_resumed"], s["chunks_solved"]) == (2, 1)
+    assert seen == [(3, 5), (5, 5)]
+
+
 def test_resolve_contracts():
     r = load_rules("barbu-32")
     assert S.resolve_contracts(r, None) == r.match_contracts
