@@ -92,7 +92,17 @@ POINTS_DENOMINATOR_LIMIT = 10 ** 6
 
 def _frac(x: int | float, what: str = "points") -> Fraction:
     """A rules file's number as an exact fraction, refused when infinite, not a number,
-    beyond ``POINTS_LIMIT`` or finer than ``1 / POINTS_DENOMINATOR_LIMIT``."""
+    beyond ``POINTS_LIMIT`` or finer than ``1 / POINTS_DENOMINATOR_LIMIT``.
+
+    >>> _frac(0.000001), _frac(-1_000_000_000), _frac(2.5)
+    (Fraction(1, 1000000), Fraction(-1000000000, 1), Fraction(5, 2))
+    >>> _frac(0.0000005)
+    Traceback (most recent call last):
+    analyzer.errors.BarbuError: points: 5e-07 has too many decimals (at most 6)
+    >>> _frac(1_000_000_001)
+    Traceback (most recent call last):
+    analyzer.errors.BarbuError: points: 1000000001 is too large (at most 1,000,000,000 points either way)
+    """
     if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
         raise BarbuError(f"{what}: {x} is not a number of points")
     f = Fraction(str(x)) if isinstance(x, float) else Fraction(x)
