@@ -305,6 +305,20 @@ def test_dominoes_playable_cards():
         DominoesGame(r, "dominoes", d.hands, Seat.N)
 
 
+def test_dominoes_seats_out():
+    """A seat listed as out must hold no cards; a seat with no cards is out from the start
+    (after those listed, whose order is given), and the turn passes over it."""
+    r = load_rules("tournament")
+    d = random_deal(11)
+    with pytest.raises(BarbuError, match="E is listed as out but still holds cards"):
+        DominoesGame(r, "dominoes", d.hands, Seat.N, start_rank=3, out=[Seat.E])
+    # all but the spade ace and king on the table; N holds the ace, S the king
+    hands = [{card_index("SA")}, set(), {card_index("SK")}, set()]
+    g = DominoesGame(r, "dominoes", hands, Seat.E, start_rank=5,
+                     layout=[(0, 10)] + [(0, 12)] * 3, out=[Seat.W])
+    assert g.out == [Seat.W, Seat.E] and g.to_move == Seat.S
+
+
 def test_dominoes_layout_extends_both_ways_and_ace_low():
     r = load_rules("tournament")
     full = set(range(52))
