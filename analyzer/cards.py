@@ -293,7 +293,22 @@ def card_index(text: str) -> int:
 
 def as_card(x: int | str, where: str) -> int:
     """A card index from an index (0-51) or a name (``SA``); one line naming ``where``
-    (e.g. "the current trick") for anything else."""
+    (e.g. "the current trick") for anything else.
+
+    >>> as_card(0, "t"), as_card(51, "t"), as_card(np.int8(12), "t"), as_card("SA", "t")
+    (0, 51, 12, 12)
+    >>> for bad in (-1, 52, np.int64(-1), np.int64(52), True, 1.0):
+    ...     try:
+    ...         as_card(bad, "the current trick")
+    ...     except BarbuError as e:
+    ...         print(e if type(bad) is not np.int64 else "refused")
+    bad card -1 in the current trick: a card index 0-51 or a name like SA
+    bad card 52 in the current trick: a card index 0-51 or a name like SA
+    refused
+    refused
+    bad card True in the current trick: a card index 0-51 or a name like SA
+    bad card 1.0 in the current trick: a card index 0-51 or a name like SA
+    """
     if type(x) is int and 0 <= x < 52:  # (the common case first: solves call it a lot)
         return x
     if isinstance(x, str):
