@@ -318,6 +318,17 @@ def test_saving_presets_never_loses_one_silently(tmp_path, monkeypatch):
         parse_rules(data)
 
 
+def test_match_defaults_run_to_the_contracts_and_hands_to_four_runs():
+    """README: in [match], run left out is one hand per contract, and hands four runs
+    (every player declares one run)."""
+    data = tomllib.loads(load_rules("tournament").to_toml())
+    data["match"] = {"contracts": data["match"]["contracts"][:5]}
+    r = parse_rules(data)
+    assert (r.run, r.hands) == (5, 20)
+    data["match"]["run"] = 3
+    assert (parse_rules(data).run, parse_rules(data).hands) == (3, 12)
+
+
 def test_a_user_preset_named_like_a_built_in_in_another_case_is_marked(tmp_path,
                                                                        monkeypatch):
     """Preset names are read in any case, so a saved Barbu-32.toml is never loaded:
