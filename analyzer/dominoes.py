@@ -52,6 +52,7 @@ from analyzer.cards import (DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit, as_h
                             as_seat, as_seats, as_weights)
 from analyzer.engine import PASS, DominoesGame
 from analyzer.errors import BarbuError
+from analyzer.options import contract_options
 from analyzer.rules import Contract, Rules, load_rules
 from solvers.dominoes import _solve
 
@@ -544,12 +545,15 @@ def dominoes_ranks(rules: Rules | str, contract: Contract | str) -> tuple[int, .
 def dominoes_rank_table(deal: Deal | Sequence[Iterable[int]], rules: Rules | str,
                         contract: Contract | str, *, declarer: int | str | Seat,
                         seat: int | str | Seat | None = None) -> list[tuple[int, Fraction]]:
-    """Value of each starting rank for ``seat`` (default the declarer), whole hand.
+    """Value of each starting rank the declarer may name, for ``seat`` (default the
+    declarer), whole hand.
 
-    ``named``: every rank of the deck; ``fixed``: the preset's rank; ``first-card``: each
-    rank of which the first player holds a card (his first card sets it). The first player
-    follows ``dominoes_first``. Returns ``[(rank, value), …]``, ranks low to high; the
-    best is ``max(table, key=lambda t: t[1])``.
+    ``named``: every rank of the deck; ``fixed``: the preset's rank; ``first-card``, when
+    the declarer plays first: each rank of which he holds a card (his first card sets it).
+    When another seat plays the first card (``dominoes_first = "left"``), that seat
+    chooses it in play: one row, rank None. The first player follows ``dominoes_first``;
+    the rows are :func:`analyzer.options.contract_options`'. Returns ``[(rank, value),
+    …]``, ranks low to high; the declarer's best is ``max(table, key=lambda t: t[1])``.
     """
     r = _rules(rules)
     c = _contract(r, contract)
@@ -557,10 +561,5 @@ def dominoes_rank_table(deal: Deal | Sequence[Iterable[int]], rules: Rules | str
     first = dominoes_first_seat(r, declarer)
     d = int(Seat.parse(declarer) if isinstance(declarer, str) else declarer)
     x = d if seat is None else seat
-    ranks = dominoes_ranks(r, c)
-    if c.start == "first-card":
-        ranks = tuple(k for k in ranks if any(card % 13 == k for card in hands[first]))
-    out = []
-    for k in ranks:
-        out.append((k, solve_dominoes(hands, r, c, first=first, start_rank=k, seat=x)))
-    return out
+    return [(k, solve_dominoes(hands, r, c, first=first, start_rank=k, seat=x))
+            for _, k in contract_options(r, c, hands, first, d)]

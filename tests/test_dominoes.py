@@ -231,11 +231,35 @@ def test_all_seats_and_rank_table() -> None:
     assert sum(vals.values()) <= sum(tour.contract("dominoes").places)
 
 
-def test_rank_table_fixed_and_first_card() -> None:
+def _first_card_left(tmp_path: Path) -> Path:
+    """classic-32 with first-card Dominoes: the seat on the declarer's left plays the
+    first card, which sets the rank."""
+    text = (ROOT / "data/rules/classic-32.toml").read_text(encoding="utf-8")
+    text = text.replace('start = "fixed"', 'start = "first-card"').replace(
+        'start_rank = "T"', "").replace('name = "classic-32"', 'name = "classic-fc"')
+    assert 'dominoes_first = "left"' in text and "first-card" in text
+    path = tmp_path / "fc.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_rank_table_fixed_and_first_card(tmp_path) -> None:
     deal = random_deal(4, 32)
     classic = dominoes_rank_table(deal, R32, "dominoes", declarer=0)
-    assert [r for r, _ in classic] == [8]
     assert dominoes_first_seat(R32, 0) == 1   # classic-32: the dealer's left starts
+    # the declarer's value (not the first player's), the rank the preset's ten
+    assert classic == [(8, solve_dominoes(deal, R32, "dominoes", first=1, start_rank=8,
+                                          seat=0))]
+    assert dominoes_rank_table(deal, R32, "dominoes", declarer=0, seat=1) == [
+        (8, solve_dominoes(deal, R32, "dominoes", first=1, start_rank=8))]
+    # first-card with the left seat first: he picks the first card in play, so the
+    # declarer names no rank (the table used to list E's ranks, and its best credited
+    # the declarer with 100 where E's choice leaves him 0 on seeds 0, 1 and 3)
+    fc = load_rules(_first_card_left(tmp_path))
+    for seed in (0, 1, 3):
+        d = random_deal(seed, 32)
+        assert dominoes_rank_table(d, fc, "dominoes", declarer=0) == [
+            (None, solve_dominoes(d, fc, "dominoes", first=1, seat=0))]
     barbu = load_rules("barbu-32")
     table = dominoes_rank_table(deal, barbu, "dominoes", declarer=0)
     assert [r for r, _ in table] == sorted({x % 13 for x in deal.hands[0]})
@@ -258,12 +282,7 @@ def test_first_card_options_only_when_the_declarer_plays_first(tmp_path) -> None
     assert contract_options(barbu, c, deal.hands, 0, 0) == [(None, k) for k in held]
     assert contract_options(barbu, c, deal.hands, 1, 0) == [(None, None)]
     assert contract_options(barbu, c, deal.hands, 0) == [(None, None)]  # no declarer
-    text = (ROOT / "data/rules/classic-32.toml").read_text(encoding="utf-8")
-    text = text.replace('start = "fixed"', 'start = "first-card"').replace(
-        'start_rank = "T"', "").replace('name = "classic-32"', 'name = "classic-fc"')
-    assert 'dominoes_first = "left"' in text and "first-card" in text
-    path = tmp_path / "fc.toml"
-    path.write_text(text, encoding="utf-8")
+    path = _first_card_left(tmp_path)
     out = tmp_path / "s"
     S.run_stats(out, deals=1, seed=3, rules=str(path), contracts="dominoes", workers=1,
                 brackets="none")
