@@ -124,6 +124,23 @@ def test_32_card_positions_match_oracle(name: str) -> None:
         check_against_oracle(R32, c, g, seed, cards=seed == 0)
 
 
+def test_a_run_up_to_the_ace_is_closed_at_that_end() -> None:
+    """classic-32 (ace high, an ace replays), clubs on the table up to the ace, W out
+    first, E to play. S against N, S maximising: the oracle gives -50 (N second,
+    S third at best). Deleting the solver's mark that a run ending at the ace cannot
+    grow there gave 0, and no fast test saw it (a mutation audit)."""
+    from analyzer.cards import parse_hand
+    h = [parse_hand("AQ8..."), parse_hand(".A.7.7"), parse_hand("KJ7..A."), set()]
+    layout = "S:9-T H:7-K D:8-K C:8-A"
+    w, maxi = [-1, 0, 1, 0], [2]
+    g = DominoesGame(R32, "dominoes", h, 1, start_rank=8, layout=parse_layout(layout, 32),
+                     out=[3])
+    assert brute_value(g, w, maxi) == -50
+    assert solve_dominoes(h, R32, "dominoes", first="E", start_rank="T", layout=layout,
+                          out="W", weights=w, maximizers=maxi) == -50
+    check_against_oracle(R32, R32.contract("dominoes"), g, 0, cards=True)
+
+
 @pytest.mark.parametrize("name", list(variants52()))
 def test_52_card_positions_match_oracle(name: str) -> None:
     c = variants52()[name]
