@@ -496,3 +496,17 @@ def test_seats_out_need_their_order() -> None:
 def test_not_a_dominoes_contract() -> None:
     with pytest.raises(BarbuError, match="not a dominoes contract"):
         solve_dominoes(random_deal(1), R52, "no-tricks", first=0, start_rank=3)
+
+
+def test_the_table_starts_afresh_before_its_generation_stamp_overflows() -> None:
+    """Each solve stamps the kept table's keys with a new generation (bits 40 up of an
+    int64 key); after about four million solves in one process (a long stats run) the
+    table is cleared and the stamps start again, the values unchanged."""
+    from analyzer import dominoes as D
+    g = position(R32, R32.contract("dominoes"), 5, left=12)
+    want = solve_dominoes([sorted(h) for h in g.hands], R32, "dominoes", seat=0, **kwargs(g))
+    D._TABLE.gen = (1 << 22) - 2
+    for _ in range(3):
+        assert solve_dominoes([sorted(h) for h in g.hands], R32, "dominoes", seat=0,
+                              **kwargs(g)) == want
+    assert D._TABLE.gen == 2
