@@ -19,7 +19,22 @@ def check_whole(value: object, option: str, least: int, expected: str | None = N
                 ) -> None:
     """Raise :class:`BarbuError` unless ``value`` is a whole number (not a bool) of at
     least ``least``, naming the command-line ``option`` it came from: "bad --seed -1:
-    expected a non-negative whole number" (or ``expected``, where 0 means something)."""
+    expected a non-negative whole number" (or ``expected``, where 0 means something).
+
+    >>> check_whole(0, "--seed", 0), check_whole(3, "--deals", 3)
+    (None, None)
+    >>> for v, opt, least in ((True, "--seed", 0), (0, "--deals", 1), (-1, "--seed", 0),
+    ...                       (2, "--hands", 3), (1.0, "--seed", 0)):
+    ...     try:
+    ...         check_whole(v, opt, least)
+    ...     except BarbuError as e:
+    ...         print(e)
+    bad --seed True: expected a non-negative whole number
+    bad --deals 0: expected a positive whole number
+    bad --seed -1: expected a non-negative whole number
+    bad --hands 2: expected a whole number of at least 3
+    bad --seed 1.0: expected a non-negative whole number
+    """
     if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
         what = expected or ("a positive whole number" if least == 1
                             else "a non-negative whole number" if least == 0
