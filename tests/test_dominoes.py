@@ -373,9 +373,13 @@ def test_layout_errors(text: str, deck: int, ace: str, msg: str) -> None:
     assert "\n" not in str(e.value)
 
 
-def test_position_from_layout_text() -> None:
-    c = variants52()["fr-52"]
-    g = position(R52, c, 8, left=20)
+@pytest.mark.parametrize("name", ["fr-52", "low-replay"])
+def test_position_from_layout_text(name: str) -> None:
+    """The layout as text reads the way the contract orders its ranks: with the ace low,
+    a run from the ace is written A-x (it is refused as "low end first" read ace high)."""
+    c = variants52()[name]
+    g = next(g for seed in range(8, 40) if (g := position(R52, c, seed, left=20))
+             and (c.ace == "high" or any(run and run[0] == 12 for run in g.layout)))
     text = format_layout(g.layout)
     assert solve_dominoes(g.hands, R52, c, first=g.to_move, start_rank=g.start_rank,
                           layout=text, out=g.out, seat=1) == \
