@@ -35,6 +35,8 @@ unopened suit (``"S:5-9 H:- D:7 C:7-A"``).
 'S:5-9 H:- D:7 C:2-A'
 >>> parse_layout("S:A-4", 52, ace="low")
 ((12, 2), None, None, None)
+>>> parse_layout("S:7-7 H:7", 32)
+((5, 5), (5, 5), None, None)
 """
 
 from __future__ import annotations
@@ -250,7 +252,11 @@ def _iterable(x: object) -> bool:
 
 
 def _is_layout(layout: object) -> bool:
-    """Four items, each None or a pair of whole numbers (the API's layout)."""
+    """Four items, each None or a pair of whole numbers (the API's layout).
+
+    >>> _is_layout([(3, 7), None, None, None]), _is_layout([(True, 7), None, None, None])
+    (True, False)
+    """
     def rank(x: object) -> bool:
         return isinstance(x, Integral) and not isinstance(x, bool)
     try:

@@ -222,6 +222,10 @@ def test_options_expand_trumps_and_dominoes():
     opts = advise_options(c, 0, parse_hand(HAND32), c.match_contracts)
     assert [o.rank for o in opts if o.contract.is_dominoes] == [8]
     assert Option(r.contracts["trumps"], 1).label == "trumps H"
+    # the API's own list: the contracts asked for, in that order
+    from analyzer.options import options
+    assert [(c.id, t, k) for c, t, k in options(b, ["no-king", "trumps"])] == [
+        ("no-king", None, None)] + [("trumps", s, None) for s in range(4)]
 
 
 def test_parse_remaining():

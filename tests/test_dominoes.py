@@ -332,6 +332,11 @@ def test_over_position_scores_the_places() -> None:
     v = solve_dominoes(g.hands, R32, c, seat=g.out[0], **kwargs(g))
     assert v == 100
     assert solve_dominoes_cards(g.hands, R32, c, seat=0, **kwargs(g)) == {}
+    # every card on the table, every seat out in the order given: the places, whoever
+    # is named to play
+    for first in range(4):
+        assert [solve_dominoes([set()] * 4, R32, c, first=first, layout="S:x H:x D:x C:x",
+                               out="ENSW", seat=x) for x in range(4)] == [50, 100, 0, 0]
 
 
 def test_repeat_solves_agree() -> None:
