@@ -32,6 +32,40 @@ def test_a_folder_others_can_write_to_is_not_used(tmp_path):
     assert config._cache_choice([str(tmp_path / "f" / "x")], str(shared)) == ""
 
 
+def test_a_folder_its_group_can_write_to_or_another_user_owns_is_not_used(tmp_path,
+                                                                          monkeypatch):
+    """Compiled code is loaded from the cache: a fallback folder that a group can write
+    to, or that another user made, could hold planted code."""
+    (tmp_path / "f").write_text("")
+    blocked = [str(tmp_path / "f" / "x")]
+    group = tmp_path / "group"
+    group.mkdir()
+    os.chmod(group, 0o770)
+    assert config._cache_choice(blocked, str(group)) == ""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    os.chmod(mine, 0o700)
+    assert config._cache_choice(blocked, str(mine)) == str(mine)
+    if hasattr(os, "getuid"):
+        monkeypatch.setattr(os, "getuid", lambda: os.stat(mine).st_uid + 1)
+        assert config._cache_choice(blocked, str(mine)) == ""
+
+
+def test_writable_means_a_file_can_be_made_there(tmp_path):
+    """numba's own test: the folder made, then a file in it (a folder that exists but
+    takes no files, like /proc/self, is not a place for the cache)."""
+    assert config._writable(str(tmp_path / "new" / "deeper"))
+    if os.path.isdir("/proc/self"):
+        assert not config._writable("/proc/self")
+
+
+def test_kernels_compile_without_the_reference_counting_runtime():
+    """_nrt=False (where numba has it) is worth about 30% of the trick solver's CPU."""
+    from numba.core.cpu import CPUTargetOptions
+    assert config.NUMBA_OPTS.get("_nrt", None) is (False if hasattr(CPUTargetOptions, "_nrt")
+                                                   else None)
+
+
 def test_a_relative_place_is_never_taken(tmp_path, monkeypatch):
     """With no home, numba's user folder reads "~/.cache/numba", a folder of the current
     directory (another user's, perhaps): compiled code planted there would run."""
