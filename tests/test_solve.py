@@ -102,8 +102,9 @@ def _check(seed: int, cards: bool = False) -> None:
                          case["weights"], case["maximizers"], got, want)
 
 
-@pytest.mark.parametrize("block", range(4))
+@pytest.mark.parametrize("block", range(10))
 def test_oracle_sample(block: int) -> None:
+    """400 of the 2,000 cases of test_oracle_full (about a minute): CI's sample."""
     for seed in range(block * 40, block * 40 + 40):
         _check(seed)
 
