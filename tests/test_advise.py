@@ -10,6 +10,7 @@ import dataclasses
 import json
 import math
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -24,8 +25,9 @@ from analyzer.errors import BarbuError
 from analyzer.rules import load_rules
 from analyzer.sampler import Sampler, sample_deals
 from analyzer.solve import objective
-from reports.advise import render_advice
+from reports.advise import advice_label as A_label, render_advice
 from tests.oracle import brute_value
+from tests.textgrid import grids, number
 
 HAND32 = "AK9.T8.A.Q7"
 
@@ -1155,3 +1157,81 @@ def test_solve_bet_gives_the_advisors_brackets_on_a_known_deal(tmp_path):
                      (dict(bet="E", contract=None), "drop --bet")):
         with pytest.raises(BarbuError, match=msg):
             solve_job({"deal": deal, "rules": rules, "contract": "no-king", **job})
+
+
+# ------------------------------------------------------------------- the text, cell by cell
+def _close(cell: str, v, places: int = 2) -> bool:
+    """A text cell shows ``v`` to ``places`` decimals (a sign on the signed columns)."""
+    return v is not None and abs(number(cell) - float(v)) <= 0.5 * 10 ** -places + 1e-9
+
+
+def _check_text(d: dict, text: str) -> None:
+    """Every figure the text shows is the JSON's, in its place: the headline, each
+    option's row, the doubling table, the net line."""
+    lines = text.splitlines()
+    rec = d["recommendation"]
+    head = re.match(r"advice    (.+?)  \(mean (\S+),", lines[0])
+    assert head and head[1] == A_label(rec) and _close(head[2], rec["mean"]), lines[0]
+    tables = grids(text)
+    opts = tables[0]
+    assert [r[0] for r in opts.rows] == [A_label(o) for o in d["options"]]
+    short = any(o["samples"] < d["samples"] for o in d["options"])
+    assert ("deals" in opts.head) == short
+    for o, row in zip(d["options"], opts.rows):
+        c = dict(zip(opts.head, row))
+        lo, hi = c["95% interval"].split(" .. ")
+        for cell, v in ((c["mean"], o["mean"]), (c["±"], o["stderr"]), (lo, o["ci95"][0]),
+                        (hi, o["ci95"][1]), (c["min"], o["min"]), (c["max"], o["max"])):
+            assert _close(cell, v), (c, o)
+        assert number(lo) <= number(c["mean"]) <= number(hi)
+        for cell in (c["mean"], c["±"], lo, hi, c["min"], c["max"]):
+            assert re.fullmatch(r"[+-]?\d+(\.\d\d)?", cell), cell  # (docs: 2 decimals)
+        assert number(c["min"]) <= number(c["mean"]) <= number(c["max"])
+        assert c["P(best)"] == f"{100 * o['p_best']:.0f}%"
+        if short:
+            assert int(c["deals"]) == o["samples"]
+        if "kept" in c:
+            assert _close(c["kept"], o["future"]) and _close(c["score"], o["score"])
+            assert abs(number(c["mean"]) + number(c["kept"]) - number(c["score"])) <= 0.011
+    seat = d["seat"]
+    groups: dict[str, list[dict]] = {}
+    for e in d["doubling"]:
+        groups.setdefault(A_label(e), []).append(e)
+    assert len(tables) == 1 + len(groups)
+    for t, (label, group) in zip(tables[1:], groups.items()):
+        assert t.head == ["opponent", "low", "high", f"{seat} sure", "Y sure", "double?",
+                          "redouble?"]
+        for row in t.rows:
+            c = dict(zip(t.head, row))
+            (e,) = [e for e in group if e["opponent"] == c["opponent"]]
+            assert _close(c["low"], e["low"]) and _close(c["high"], e["high"])
+            assert number(c["low"]) <= number(c["high"])
+            assert c[f"{seat} sure"] == f"{100 * e['p_declarer_wins']:.0f}%"
+            assert c["Y sure"] == f"{100 * e['p_opponent_wins']:.0f}%"
+            assert c["double?"] == ("yes" if e["double"] else "no")
+            assert c["redouble?"] == ("yes" if e["redouble"] else "no")
+    for net in d["declarer_net"]:
+        m = re.search(rf"{seat}'s guaranteed net result \({re.escape(A_label(net))}\): no "
+                      r"doubles (\S+), all double him (\S+), all redoubled (\S+)", text)
+        assert m, text
+        assert _close(m[1], net["no_doubles"]) and _close(m[2], net["all_double"])
+        assert _close(m[3], net["all_double_redoubled"])
+
+
+def test_the_advice_text_shows_the_jsons_figures_in_their_places():
+    """A mutation audit swapped columns, ends and labels of the text table (min and
+    max, the net line's no doubles and all double, P(best) not in percent, the sure
+    columns, ...) and no test saw it. Hand-checked too: Trumps in barbu-32 pays 2.5 a
+    trick, 20 in all, so all three doubling the declarer nets him 5 * mean - 20."""
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    d = advise("KQJ7..AK9.8", rules=r, remaining="no-king,no-tricks,trumps", samples=20,
+               seed=1, workers=1)
+    text = render_advice(d)
+    _check_text(d, text)
+    assert len(grids(text)) == 2 and d["declarer_net"]
+    net = d["declarer_net"][0]
+    assert net["all_double"] == pytest.approx(5 * net["no_doubles"] - 20, abs=1e-3)
+    # race: the options stopped early show their deals
+    race = advise(HAND32, rules="barbu-32", samples=40, seed=1, race=True, workers=1)
+    assert {o["samples"] for o in race["options"]} == {20, 40}
+    _check_text(race, render_advice(race))
