@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -608,3 +609,51 @@ def test_ravage_city_with_a_capot_bonus():
     check_raw(r, r.contract("x"), tuple(g.score()))
     with pytest.raises(BarbuError, match="share -20"):
         check_raw(r, r.contract("x"), (Fraction(-10), Fraction(-5), Fraction(0), Fraction(0)))
+
+
+def _sheet_rows(text: str) -> list[tuple[str, list[str], list[str], str]]:
+    """Each hand row of a sheet: (number, the 16 seat cells raw/net/total/above lowest,
+    the quota cells, the check), read from the right (contract and doubles hold spaces)."""
+    rows = []
+    for line in text.splitlines():
+        t = line.split()
+        if len(t) > 20 and t[0].isdigit() and t[-1] in ("ok", "skipped*"):
+            rows.append((t[0], t[-20:-4], t[-4:-1], t[-1]))
+    return rows
+
+
+def test_the_sheet_shows_each_hands_figures_under_their_heading():
+    """The text sheet read back against the JSON, hand by hand (a mutation audit printed
+    raw points under "net", running totals under "above lowest", the declarer in his own
+    quota, and no test saw it). Hand 1 is match-format.md's worked example: net -12 +24
+    -12 -24, sheet entry 12 / 48 / 12 / 0."""
+    r = score_match(SAMPLES / "match-tournament.toml")
+    j, text = r.to_json(), render_match(r)
+    titles = [re.findall(r"-*(raw|net|total|above lowest)-*", x) for x in text.splitlines()]
+    assert [t for t in titles if t][0] == ["raw", "net", "total", "above lowest"]
+    rows = _sheet_rows(text)
+    assert len(rows) == 28
+    for (num, cells, quota, check), h in zip(rows, j["hands"]):
+        assert int(num) == h["hand"]
+        want = [h[k][s] for k in ("raw", "net", "totals", "above_lowest") for s in "NESW"]
+        assert [Fraction(c) for c in cells] == [Fraction(x) for x in want], num
+        assert all(c.startswith(("+", "-")) or c == "0" for c in cells[4:12])
+        assert quota == [f"{s}{n}" for s, n in h["quota"].items()] and h["declarer"] not in \
+            "".join(q[0] for q in quota)
+        assert check == h["check"]["status"]
+    assert rows[0][1][4:] == ["-12", "+24", "-12", "-24", "-12", "+24", "-12", "-24",
+                              "12", "48", "12", "0"]
+    assert "Totals (net):          N -103  E +416  S -97  W -216" in text
+    assert "Totals (above lowest): N 789  E 1308  S 795  W 676" in text
+    assert j["totals"] == {"N": -103, "E": 416, "S": -97, "W": -216}
+    assert j["sheet_totals"] == {"N": 789, "E": 1308, "S": 795, "W": 676}
+
+
+def test_a_dominoes_row_names_its_rank_and_a_tie_is_called_one(tmp_path):
+    r = score_match(SAMPLES / "match-tournament.toml")
+    assert re.search(r"^\s+3  dominoes from 9 ", render_match(r), re.M)
+    f = tmp_path / "tie.toml"
+    f.write_text('title = "tie"\nrules = "tournament"\n[[hand]]\ndeclarer = "N"\n'
+                 'contract = "no-queens"\nraw = [0, 0, -12, -12]\n')
+    text = render_match(score_match(f))
+    assert "Leaders (tie): N, E" in text.splitlines()
