@@ -4,6 +4,7 @@ Markdown / PNG files, a headless-Chromium screenshot, and one-line errors."""
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import shutil
@@ -155,6 +156,81 @@ def test_figures_draw_on_the_given_axes_with_labels(draw):
     assert ax.get_legend() is not None or len(ax.patches) > 0
 
 
+def _ax():
+    fig = Figure()
+    return fig, fig.add_subplot()
+
+
+def test_each_figure_draws_its_tables_numbers_in_its_tables_order():
+    """Heights, widths, error bars and tick labels against the table drawn (a mutation
+    audit drew counts on a percent axis, means as case counts, reversed box labels and
+    shifted rank ticks, and every test passed)."""
+    # the distribution: one box per contract in order, the legend median then mean
+    fig, ax = _ax()
+    arts = F.plot_value_distribution(ax, VALUES, ORDER)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ORDER
+    summary = T.value_summary(VALUES, ORDER)
+    n = len(ORDER)
+    assert [m.get_ydata()[0] for m in arts[n:2 * n]] == pytest.approx(summary["median"])
+    assert [m.get_ydata()[0] for m in arts[2 * n:3 * n]] == pytest.approx(summary["mean"])
+    assert [m.get_xdata()[0] for m in arts[2 * n:3 * n]] == [1, 2, 3]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["median", "mean"]
+    assert ax.get_legend().legend_handles[1].get_marker() not in ("None", None, "")
+    # the best share: percent bars, in the table's order
+    share = T.best_contract_share(VALUES, ORDER)
+    fig, ax = _ax()
+    F.plot_best_share(ax, share)
+    assert [p.get_height() for p in ax.patches] == pytest.approx(share["share"].to_list())
+    assert [t.get_text() for t in ax.get_xticklabels()] == share["contract"].to_list()
+    # a feature: each point's error bar is one standard error
+    feats = pl.concat([_features(), _features().with_columns(deal=pl.lit(1, pl.Int64))])
+    vals = pl.concat([VALUES, VALUES.with_columns(deal=pl.lit(1, pl.Int64),
+                                                  value=pl.col("value") - 2)])
+    table = T.value_by_feature(vals, feats)
+    t = table.filter(pl.col("feature") == "hearts")
+    fig, ax = _ax()
+    F.plot_value_vs_feature(ax, table, "hearts")
+    (eb,) = ax.containers
+    half = [abs(seg[1][1] - seg[0][1]) / 2 for seg in eb.lines[2][0].get_segments()]
+    assert half == pytest.approx(t["stderr"].fill_null(0.0).to_list())
+    assert any(h > 0 for h in half)
+    # Trumps: the cases on the right axis, the means with their errors on the left
+    tl = T.value_by_trump_length(vals, feats)
+    fig, ax = _ax()
+    F.plot_trump_length(ax, tl)
+    right = [a for a in fig.axes if a is not ax][0]
+    assert [p.get_height() for p in right.patches] == pytest.approx(tl["n"].to_list())
+    (eb,) = ax.containers
+    assert list(eb.lines[0].get_ydata()) == pytest.approx(tl["mean"].to_list())
+    # Dominoes: a rank's mean on the left, its best share hatched on the right, ticks
+    # under their own bars
+    rk = T.value_by_rank(VALUES)
+    fig, ax = _ax()
+    F.plot_dominoes_rank(ax, rk)
+    right = [a for a in fig.axes if a is not ax][0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == rk["rank"].to_list()
+    assert [p.get_height() for p in ax.patches] == pytest.approx(rk["mean"].to_list())
+    assert [p.get_height() for p in right.patches] == pytest.approx(
+        rk["best_share"].to_list())
+    assert list(ax.get_xticks()) == pytest.approx([p.get_x() + p.get_width()
+                                                   for p in ax.patches])
+    # brackets: declarer wins, open, opponent wins, stacked in percent
+    b = pl.DataFrame([dict(deal=0, declarer="N", opponent=o, contract="no-king", trump=None,
+                           rank=None, low=lo, high=hi)
+                      for o, lo, hi in (("E", 5.0, 10.0), ("S", 1.0, 5.0),
+                                        ("W", -10.0, -2.5))] +
+                     [dict(deal=1, declarer="N", opponent="E", contract="no-king",
+                           trump=None, rank=None, low=-1.0, high=2.0)],
+                     schema=S.BRACKETS_SCHEMA)
+    fig, ax = _ax()
+    F.plot_brackets(ax, T.bracket_summary(b))
+    assert [p.get_width() for p in ax.patches] == pytest.approx([50.0, 25.0, 25.0])
+    assert [p.get_label() for p in ax.containers] == [
+        "declarer surely wins", "open (bracket spans 0)", "opponent surely wins"]
+    assert ax.get_xlabel() == "declarer–opponent pairs (%)"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["no-king (4 pairs)"]
+
+
 def test_figures_say_when_there_is_no_data():
     ax = Figure().add_subplot()
     arts = F.plot_trump_length(ax, T.value_by_trump_length(VALUES.clear(), _features()))
@@ -192,6 +268,56 @@ def test_html_report_is_self_contained(dataset, tmp_path):
     assert "barbu-32" in text and "2 of 2" in text
 
 
+def _html_tables(text: str) -> list[list[list[str]]]:
+    out = []
+    for t in re.findall(r"<table>(.*?)</table>", text, re.S):
+        rows = [re.findall(r"<t[hd]>(.*?)</t[hd]>", r) for r in re.findall(r"<tr>(.*?)</tr>", t)]
+        out.append([[html.unescape(c) for c in r] for r in rows])
+    return out
+
+
+def _md_tables(text: str) -> list[list[list[str]]]:
+    out, cur = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            if not line.startswith("|---"):
+                cur.append([c.strip() for c in line.strip("|").split(" | ")])
+        elif cur:
+            out.append(cur)
+            cur = []
+    return out
+
+
+def test_report_tables_and_facts_match_the_dataset(dataset, tmp_path):
+    """Every HTML table row has a cell under each heading, the same cells as the
+    Markdown report's, and the figures are the dataset's: the facts (seed, deals, hands
+    = 4 x deals) and No King's mean to 2 decimals (a mutation audit shifted the HTML
+    cells one column left, reversed the Markdown rows, printed 1 decimal, 3 hands for
+    3 x 4, "incomplete" on a complete run, and the deals as the seed, unseen)."""
+    page = build_report(dataset, tmp_path / "r.html")[0].read_text(encoding="utf-8")
+    md = build_report(dataset, tmp_path / "r.md", fmt="md")[0].read_text(encoding="utf-8")
+    ht = _html_tables(page)
+    assert ht and all(len(r) == len(t[0]) for t in ht for r in t)
+    assert ht == _md_tables(md)
+    man = S.read_manifest(dataset)
+    facts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page))
+    assert facts["seed"] == str(man["seed"]) == "4"
+    assert facts["deals"] == "2 of 2" and "incomplete" not in page
+    assert facts["hands (deal × declarer)"] == "8"
+    v = S.load_dataset(dataset)["values"].filter(pl.col("contract") == "no-king")
+    (summary,) = [t for t in ht if t[0][:3] == ["contract", "hands", "mean"]]
+    row = dict(zip(summary[0], next(r for r in summary if r[0] == "no-king")))
+    assert row["hands"] == "8" and row["mean"] == f"{v['value'].mean():.2f}"
+    # a run stopped part way says so
+    part = tmp_path / "part"
+    shutil.copytree(dataset, part)
+    shutil.rmtree(part / "chunks" / "000001")
+    page = build_report(part, tmp_path / "p.html")[0].read_text(encoding="utf-8")
+    facts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page))
+    assert facts["deals"].startswith("1 of 2 (incomplete")
+    assert facts["hands (deal × declarer)"] == "4"
+
+
 def test_markdown_and_png_reports(dataset, tmp_path):
     files = build_report(dataset, tmp_path / "r.md", fmt="md")
     md = files[0].read_text(encoding="utf-8")
@@ -214,6 +340,11 @@ def test_report_with_brackets(tmp_path):
     assert "Side bets (no doubling in this preset)" in text and "side bets" in text
     assert "Doubling brackets" not in text
     assert "`pairs`" not in text and "<code>undecided</code>" in text
+    # stats' default stores the brackets of the declarer's best option
+    assert S.read_manifest(out)["brackets"] == "best"
+    plain = html.unescape(text)
+    assert "Stored for the declarer's best option" in plain
+    assert "of the declarer's best option: who wins" in plain and "every option" not in plain
     # a report named .png with the default format was silently HTML
     with pytest.raises(BarbuError, match="names a .png file but the format is html"):
         build_report(out, tmp_path / "b.png")
