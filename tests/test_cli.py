@@ -423,10 +423,15 @@ def test_ctrl_c_says_interrupted():
                           "--samples", "50", "--workers", "1", "--seed", "1"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     assert p.stderr is not None
-    first = p.stderr.readline()          # the 52-card note: inputs checked, solving starts
-    assert first.startswith("note:")
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=120)
+    try:
+        first = p.stderr.readline()      # the 52-card note: inputs checked, solving starts
+        assert first.startswith("note:")
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:             # (a failure must not leave a 52-card run going)
+            p.kill()
+            p.communicate()
     assert p.returncode == 130 and out == ""
     assert err.strip().splitlines()[-1] == "barbu: interrupted" and "Traceback" not in err
 
