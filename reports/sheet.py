@@ -152,7 +152,15 @@ def render_match(result: MatchResult) -> str:
 
 def _fit_groups(rows: list[list[str]], head: list[str]) -> list[str]:
     """``head`` with a group's seat titles widened where its four columns are narrower than
-    the group's title ("above lowest" over four one-digit columns)."""
+    the group's title ("above lowest" over four one-digit columns), a dash left at each
+    end of the title even where a column's cells are wider than its seat letter.
+
+    >>> row = ["1", "c", "-"] + ["0"] * 16 + ["", "ok"]
+    >>> row[16] = "10"
+    >>> hd = _fit_groups([row], ["#", "contract", "doubles"] + list("NESW") * 4 + ["q", "c"])
+    >>> _group_line([row], hd)[-15:]
+    ' -above lowest-'
+    """
     widths = [max(len(x) for x in col) for col in zip(head, *rows)]
     hd = list(head)
     for k, g in enumerate(GROUPS):
@@ -160,7 +168,7 @@ def _fit_groups(rows: list[list[str]], head: list[str]) -> list[str]:
         short = len(g) + 2 - (sum(widths[i:i + 4]) + 2 * 3)
         for j in range(4):  # spread over the four columns
             extra = max(0, short) // 4 + (j < max(0, short) % 4)
-            hd[i + j] = " " * extra + hd[i + j]
+            hd[i + j] = hd[i + j].rjust(widths[i + j] + extra)  # (the column's width)
     return hd
 
 
