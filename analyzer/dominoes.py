@@ -550,7 +550,8 @@ def dominoes_ranks(rules: Rules | str, contract: Contract | str) -> tuple[int, .
 
 def dominoes_rank_table(deal: Deal | Sequence[Iterable[int]], rules: Rules | str,
                         contract: Contract | str, *, declarer: int | str | Seat,
-                        seat: int | str | Seat | None = None) -> list[tuple[int, Fraction]]:
+                        seat: int | str | Seat | None = None
+                        ) -> list[tuple[int | None, Fraction]]:
     """Value of each starting rank the declarer may name, for ``seat`` (default the
     declarer), whole hand.
 
@@ -558,8 +559,9 @@ def dominoes_rank_table(deal: Deal | Sequence[Iterable[int]], rules: Rules | str
     the declarer plays first: each rank of which he holds a card (his first card sets it).
     When another seat plays the first card (``dominoes_first = "left"``), that seat
     chooses it in play: one row, rank None. The first player follows ``dominoes_first``;
-    the rows are :func:`analyzer.options.contract_options`'. Returns ``[(rank, value),
-    …]``, ranks low to high; the declarer's best is ``max(table, key=lambda t: t[1])``.
+    the ranks are those of :func:`analyzer.options.contract_options`. Returns ``[(rank,
+    value), …]``, ranks low to high; the declarer's best is ``max(table, key=lambda t:
+    t[1])``.
     """
     r = _rules(rules)
     c = _contract(r, contract)
