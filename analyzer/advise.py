@@ -828,7 +828,15 @@ def _bet_separated(d: Sequence[float], lo: float, hi: float, alpha: float) -> bo
 def _rivals(cols: list[list[Fraction]], order: Sequence[int], active: Iterable[int]
             ) -> tuple[list[int], int | None]:
     """For the best option ``order[0]``: the other active options tied with it on every
-    deal (the same advice), and the first option in ``order`` after it that is not."""
+    deal (the same advice), and the first option in ``order`` after it that is not.
+
+    Options 0 and 1 have the same mean but not the same deals: no twin.
+
+    >>> _rivals([[1, 0], [0, 1], [0, 0]], [0, 1, 2], [0, 1, 2])
+    ([], 1)
+    >>> _rivals([[1, 0], [1, 0], [0, 0]], [0, 1, 2], [0, 1, 2])
+    ([1], 2)
+    """
     best, act = order[0], set(active)
     twins = [i for i in order[1:] if i in act and len(cols[i]) == len(cols[best])
              and cols[i] == cols[best]]
@@ -939,6 +947,14 @@ def subset_values(per_hand: Sequence[Mapping[str, float]], contracts: Sequence[s
     >>> F = subset_values([{"a": 1, "b": 0}, {"a": 0, "b": 3}], ["a", "b"])
     >>> F["a"], F["b"], F["a,b"]
     (0.5, 1.5, 3.0)
+
+    By hand: F(a) = (1 + 10) / 2, F(b) = (0.9 + 0) / 2; hand 1 plays b now and keeps a
+    (0.9 + 5.5, not 1 + 0.45), hand 2 plays a (10 + 0.45): F(a,b) = (6.4 + 10.45) / 2 (a
+    greedy order, the best now, would give 5.95):
+
+    >>> F = subset_values([{"a": 1, "b": 0.9}, {"a": 10, "b": 0}], ["a", "b"])
+    >>> round(F["a"], 6), round(F["b"], 6), round(F["a,b"], 6)
+    (5.5, 0.45, 8.425)
     """
     cs = list(contracts)
     F: dict[frozenset[str], float] = {frozenset(): 0.0}
@@ -1528,7 +1544,14 @@ def _order(cols: list[list[Fraction]], active: Iterable[int] | None = None) -> l
 def _p_best(cols: list[list[Fraction]]) -> list[Fraction]:
     """Per option, the share of deals on which it scores best (ties shared), among the
     options solved on the deal (``race``: an option that stopped early counts as not
-    best on the later deals)."""
+    best on the later deals).
+
+    Option 1 stopped after two deals: it wins the first, option 0 the three others, and
+    the shares add up to 1 (each divided by every deal, not an option's own):
+
+    >>> _p_best([[Fraction(1)] * 4, [Fraction(2), Fraction(0)]])
+    [Fraction(3, 4), Fraction(1, 4)]
+    """
     n = max(len(c) for c in cols)
     out = [Fraction(0)] * len(cols)
     for k in range(n):

@@ -266,6 +266,10 @@ def test_fixed_order_preset_recommends_the_next_contract():
     assert d["recommendation"]["contract"] == "no-queens"
     assert "fixed order" in d["recommendation"]["reason"]
     assert d["recommendation"]["forced"] and "forced" in render_advice(d)
+    # the headline figures are the forced option's own (not the table's first row's)
+    rec, row = d["recommendation"], option(d, "no-queens")
+    assert (rec["mean"], rec["score"]) == (row["mean"], row["score"])
+    assert d["options"][0]["contract"] != "no-queens"
     # the others are not "the same advice" when the order forces one
     assert d["recommendation"]["tied_with"] == []
     # in a fixed order the contracts left are its last ones: no-king comes before salad
@@ -645,6 +649,15 @@ def test_race_keeps_the_leader_on_every_deal_and_drops_clear_losers():
     assert any(n.startswith("race: ") for n in d["notes"])
     assert "deals" in render_advice(d) and "(race)" in render_advice(d)
     assert abs(sum(o["p_best"] for o in d["options"]) - 1) < 1e-9
+    # the margin to the next option is measured on the deals both were solved on
+    o = advise("KJ7...AKJT7", seat="N", rules="barbu-32", seed=5, race=True, samples=60,
+               workers=1, doubling="none")
+    rec = o["recommendation"]
+    nxt = option(o, rec["next"]["contract"], rec["next"]["trump"], rec["next"]["rank"])
+    assert (option(o, rec["contract"], rec["trump"])["samples"], nxt["samples"]) == (60, 40)
+    assert rec["margin_deals"] == 40 and "(on the 40 deals both were solved on)" in \
+        rec["reason"]
+    assert abs(sum(x["p_best"] for x in o["options"]) - 1) < 1e-3  # (rounded to 4)
     # each option's figures are a plain run's on the same first deals
     for o in [top] + short[:2] + short[-1:]:
         plain = option(advise(HAND32, samples=o["samples"], workers=1, **kw),
@@ -1111,6 +1124,10 @@ def test_bracket_figures_by_hand():
     assert e["low_stderr"] == round(math.sqrt(14.8 / 4 / 5), 4)   # squares 7.84+0.64+...
     assert e["high_stderr"] == round(math.sqrt(26.8 / 4 / 5), 4)
     assert e["bad_brackets"] == 0 and e["double"] is False  # midpoint 0: no double
+    assert e["redouble"] is False                           # nor a redouble
+    zero = A._bracket_advice(r, r.contract("no-king"), 0, 2, [(Fraction(0), Fraction(0))] * 3)
+    assert (zero["low"], zero["high"], zero["double"], zero["redouble"]) == (0, 0, False,
+                                                                           False)
     bad = A._bracket_advice(r, r.contract("no-king"), 0, 1,
                             vals + [(Fraction(1), Fraction(0))])
     assert bad["bad_brackets"] == 1
