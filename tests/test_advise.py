@@ -19,7 +19,7 @@ import pytest
 from analyzer import advise as A
 from analyzer.advise import (Option, advise, advise_options, parse_remaining, subset_values,
                              summarize)
-from analyzer.cards import deck_cards, parse_hand
+from analyzer.cards import Seat, deck_cards, parse_hand
 from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError
 from analyzer.rules import load_rules
@@ -911,6 +911,27 @@ def test_redoubles_follow_the_rules(tmp_path):
     text = render_advice(d)          # one table per option, each under its own name
     assert text.count("doubling (") == len({(e["contract"], e["trump"]) for e in
                                             d["doubling"]}) > 1
+
+
+@pytest.mark.parametrize("brackets, redoubles", [
+    # [low, high] of N's bet against E, S, W on one deal; E's decision: he is redoubled
+    # with every opponent expected to double (midpoint below 0), worth their midpoints' sum
+    ({"E": (-1, 3), "S": (-4, 0), "W": (-4, 0)}, False),   # 1 - 2 - 2 = -3
+    ({"E": (1, 5), "S": (-2, 0), "W": (-2, 0)}, True),     # 3 - 1 - 1 = +1
+    ({"E": (1, 5), "S": (-4, 0), "W": (-4, 0)}, False),    # E sure, S and W not: -1
+    ({"E": (1, 3), "S": (-4, 0), "W": (0, 0)}, False),     # W does not double: 2 - 2 = 0
+    ({"E": (1, 3), "S": (1, 2), "W": (0, 3)}, True),       # nobody else doubles: E alone
+])
+def test_declarer_only_redoubles_every_doubler_or_none(brackets, redoubles, tmp_path):
+    """rules.md: under doubles = declarer-only a redouble must target every doubler, so
+    the decision against E weighs E's bracket with those of the others who double."""
+    r = with_variants("barbu-32", doubles="declarer-only", redouble=True)
+    opt = Option(r.contract("no-king"))
+    rows = [({y: (Fraction(lo), Fraction(-hi)) for y, (lo, hi) in
+              ((Seat[k], v) for k, v in brackets.items())}, {})]
+    entries, _ = A._doubling(r, 0, opt, rows, [Fraction(0)])
+    e = next(e for e in entries if e["opponent"] == "E")
+    assert e["redouble"] is redoubles, e["redouble_reason"]
 
 
 def test_student_t_beyond_the_tables():
