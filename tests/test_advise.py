@@ -934,6 +934,23 @@ def test_declarer_only_redoubles_every_doubler_or_none(brackets, redoubles, tmp_
     assert e["redouble"] is redoubles, e["redouble_reason"]
 
 
+def test_the_split_and_the_sum_rule_apply_to_their_own_contracts():
+    """advise.md: an undoubled *negative* contract is not played under split, and the sum
+    rule (no guaranteed net under doubles) is for *positive* contracts."""
+    hand = "AKQJT987..."
+    split = with_variants("barbu-32", doubles="any", undoubled_negative="split")
+    net = advise(hand, rules=split, remaining="trumps", samples=2, seed=1,
+                 workers=1)["declarer_net"][0]
+    assert "split" not in net and net["no_doubles"] == 20       # eight trump tricks
+    summed = with_variants("barbu-32", doubles="any", positive_settlement="sum")
+    d = advise(hand, rules=summed, remaining="no-king", samples=2, seed=1, workers=1)
+    net = d["declarer_net"][0]
+    # (he leads spades to the end: the king of hearts is thrown on one of his tricks)
+    assert (net["no_doubles"], net["all_double"]) == (-8, 5 * -8 - (-8))
+    d = advise(hand, rules=summed, remaining="trumps", samples=2, seed=1, workers=1)
+    assert d["declarer_net"][0]["all_double"] is None
+
+
 def test_student_t_beyond_the_tables():
     """Past 30 degrees of freedom the quantile follows Student's t (published values at
     60 and 120), not the normal 1.96, and never rises across the table's end."""
