@@ -1290,3 +1290,16 @@ def test_the_advice_text_shows_the_jsons_figures_in_their_places():
     race = advise(HAND32, rules="barbu-32", samples=40, seed=1, race=True, workers=1)
     assert {o["samples"] for o in race["options"]} == {20, 40}
     _check_text(race, render_advice(race))
+
+
+def test_race_with_every_option_doubled_skips_the_options_it_stopped():
+    """advise.md: under --race, options stopped early get no doubling bracket (with
+    --doubling all, the others each get theirs)."""
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    d = advise(HAND32, rules=r, remaining="no-king,no-queens,trumps", samples=40, seed=1,
+               race=True, doubling="all", workers=1)
+    full = {(o["contract"], o["trump"]) for o in d["options"] if o["samples"] == 40}
+    stopped = {(o["contract"], o["trump"]) for o in d["options"]} - full
+    assert stopped, "this hand leaves an option behind"
+    assert {(e["contract"], e["trump"]) for e in d["doubling"]} == full
+    assert {(n["contract"], n["trump"]) for n in d["declarer_net"]} == full
