@@ -632,3 +632,64 @@ def test_inputs_the_fuzzer_found(tmp_path):
     p = run("score", str(sheet))  # (text characters print as they are)
     assert "Tournoi\u00a0: finale" in p.stdout and "Anne\u00a0Marie" in p.stdout
     assert "\u5c71\u3000\u7530" in p.stdout
+
+
+D32 = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+
+
+def test_each_option_reaches_the_analyzer(tmp_path):
+    """Valid options change the answer as documented (a mutation audit dropped about a
+    dozen of them in cli.py, each answering another question with exit 0, and no test
+    saw it): the JSON echoes what was asked, and the figures are those of the API."""
+    from analyzer.advise import advise
+    from analyzer.jobs import solve_job
+    d = ok_json("solve", D32, "-r", "barbu-32", "-c", "no-queens", "--bet", "W")
+    assert d["bracket"] == solve_job(dict(deal=D32, rules="barbu-32", contract="no-queens",
+                                          bet="W"))["bracket"]
+    assert d["bet"] == "W" and "bracket" in d
+    base = ("advise", "KQJ7..AK9.8", "-r", "barbu-32", "-n", "6", "--seed", "0",
+            "--doubling", "none", "--workers", "1")
+    a = ok_json(*base, "--seat", "E", "--remaining", "no-king,trumps", "--void", "W:S",
+                "--length", "W:H:0-2")
+    assert (a["seat"], a["seed"], a["samples"]) == ("E", 0, 6)
+    assert sorted(a["remaining"]) == ["no-king", "trumps"] and len(a["options"]) == 5
+    assert a["constraints"] == {"known": {}, "voids": {"W": "S"},
+                                "lengths": {"W": {"H": [0, 2]}}}
+    want = advise("KQJ7..AK9.8", seat="E", rules="barbu-32", remaining="no-king,trumps",
+                  samples=6, seed=0, doubling="none", workers=1,
+                  constraints={"voids": {"W": "S"}, "lengths": {"W": {"H": (0, 2)}}})
+    assert [o["mean"] for o in a["options"]] == [o["mean"] for o in want["options"]]
+    assert ok_json(*base, "--seat", "E", "--remaining", "no-king,trumps", "--void", "W:S",
+                   "--length", "W:H:0-2")["options"] == a["options"]      # seed 0 repeats
+    # the documented default of --samples (100)
+    assert ok_json("advise", "KQJ7..AK9.8", "-r", "barbu-32", "--seed", "1", "--remaining",
+                   "no-king", "--doubling", "none", "--workers", "1")["samples"] == 100
+    # the 52-card note goes to stderr: stdout stays one JSON document
+    p = run("advise", "AK72.Q5.A963.KJ4", "-n", "1", "--seed", "1", "--remaining",
+            "no-last-two", "--doubling", "none", "--workers", "1", "--json")
+    assert p.returncode == 0 and p.stderr.startswith("note: on 52 cards")
+    assert json.loads(p.stdout)["samples"] == 1
+    # --doubling none on a preset with doubling
+    rules = tmp_path / "dbl.toml"
+    rules.write_text((ROOT / "data/rules/barbu-32.toml").read_text(encoding="utf-8").replace(
+        'doubles = "none"', 'doubles = "any"').replace('name = "barbu-32"', 'name = "dbl"'))
+    dbl = ("advise", "KQJ7..AK9.8", "-r", str(rules), "-n", "4", "--seed", "1",
+           "--remaining", "no-king", "--workers", "1")
+    assert ok_json(*dbl, "--doubling", "none")["doubling"] == []
+    assert ok_json(*dbl)["doubling"] != []
+    # deal and score take --rules; stats takes --seed
+    for line in run("deal", "-r", "barbu-32", "--seed", "1", "-n", "2").stdout.split("\n"):
+        if line:
+            assert all(len(h) - 3 == 8 for h in line[2:].split())    # 8 cards, 3 dots
+    p = run("score", str(ROOT / "data/samples/match-tournament.toml"), "--rules", "fr-52",
+            "--json")
+    assert p.returncode == 2 and "dominoes places" in p.stderr
+    s = ok_json("stats", "-n", "1", "--seed", "3", "-r", "barbu-32", "--contracts",
+                "no-king", "-o", str(tmp_path / "ds"), "--workers", "1")
+    assert s["seed"] == 3
+    again = ok_json("stats", "-n", "1", "--seed", "3", "-r", "barbu-32", "--contracts",
+                    "no-king", "-o", str(tmp_path / "ds"), "--workers", "1", "--resume")
+    assert again["chunks_resumed"] == 1
+    # --example follows --rules
+    assert ok_json("advise", "--example", "-r", "barbu-32", "-n", "2", "--remaining",
+                   "no-king", "--workers", "1")["hand"] == "KQJ7..AK9.8"
