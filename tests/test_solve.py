@@ -102,6 +102,26 @@ def _check(seed: int, cards: bool = False) -> None:
                          case["weights"], case["maximizers"], got, want)
 
 
+def test_weights_with_mixed_denominators_and_the_two_of_spades_asked_about() -> None:
+    """Cases the random sample hardly draws (a mutation audit's survivors): weights 1/2
+    and 1/3 (their common scale is 6, not the larger denominator), and the value of the
+    two of spades, card index 0, under --cards."""
+    from analyzer.cards import card_name
+    r = load_rules("classic-32")
+    deal = parse_deal("N:AK.7.. QJ.8.. ..AK.7 ..QJ.8", 32)
+    w = (Fraction(1, 2), Fraction(1, 3), 0, 0)
+    g = TrickGame(r, "no-tricks", deal.hands, 0)
+    assert solve(deal, r, "no-tricks", leader="N", weights=w, maximizers=("N",)) == \
+        brute_value(g, w, [0]) == Fraction(-20, 3)
+    t = load_rules("tournament")
+    deal = parse_deal("N:32...J T..Q.6 74.7.. ...874")
+    g = TrickGame(t, "no-tricks", deal.hands, 0)
+    want = {card_name(c): v for c, v in brute_card_values(g, [1, 0, 0, 0], [0]).items()}
+    assert want == {"S2": -4, "S3": -4, "CJ": -2}
+    got = solve_cards(deal, t, "no-tricks", leader="N", seat="N")
+    assert {card_name(c): v for c, v in got.items()} == want
+
+
 @pytest.mark.parametrize("block", range(10))
 def test_oracle_sample(block: int) -> None:
     """400 of the 2,000 cases of test_oracle_full (about a minute): CI's sample."""

@@ -67,6 +67,12 @@ def test_hand_features_by_hand():
     assert f["has_hk"] and not f["has_ha"] and f["hk_guard"] == 2
     assert (f["longest"], f["shortest"], f["voids"], f["singletons"]) == (4, 3, 0, 0)
     assert f["low_cards"] == 7 and f["high_hearts"] == 1 and f["tens"] == 1
+    # docs/stats.md: hearts J or higher, tens, suits of one card (a mutation audit's
+    # survivors: "> J", the nine as the ten, "<= 1" counting voids)
+    g = hand_features(parse_hand("AJ.J2.T.K5432"), 52)
+    assert (g["high_hearts"], g["tens"], g["singletons"], g["voids"]) == (1, 1, 1, 0)
+    v = hand_features(parse_hand("AKQJT987..."), 32)
+    assert (v["singletons"], v["voids"], v["tens"], v["high_hearts"]) == (0, 3, 1, 0)
     assert (f["rank_min"], f["rank_max"]) == (0, 12)
     g = hand_features(parse_hand("AKQJT987..."), 32)
     assert (g["voids"], g["hearts"], g["hk_guard"], g["lowest_rank_sum"]) == (3, 0, 0, 0)
