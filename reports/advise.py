@@ -11,19 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reports.text import SUIT_SYMBOL, _grid, number_text
+from reports.text import _grid, number_text, option_label
 
 __all__ = ["render_advice", "advice_label"]
 
-
-def advice_label(row: dict[str, Any]) -> str:
-    """``trumps ♠``, ``dominoes from 7``, ``no-king``."""
-    label = str(row["contract"])
-    if row.get("trump"):
-        label += f" {SUIT_SYMBOL[row['trump']]}"
-    if row.get("rank"):
-        label += f" from {str(row['rank']).replace('T', '10')}"
-    return label
+#: ``trumps ♠``, ``dominoes from 7``, ``no-king``: the same labels as ``barbu solve``'s
+advice_label = option_label
 
 
 def _symbols(text: str, options: list[dict[str, Any]]) -> str:
