@@ -46,10 +46,11 @@ def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
         buffer = getattr(source, "buffer", None)
         data = buffer.read() if buffer is not None else source.read()
     if isinstance(data, bytes):
+        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
         try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise BarbuError(f"{name}: not UTF-8 text (byte {e.start + 1})") from None
+            text = data[bom:].decode("utf-8")
+        except UnicodeDecodeError as e:  # (the byte counted from 1, the mark included)
+            raise BarbuError(f"{name}: not UTF-8 text (byte {bom + e.start + 1})") from None
     else:
         text = data.removeprefix("\ufeff")
     lines = text.split("\n")

@@ -308,6 +308,7 @@ def test_batch_lines_are_an_editors_lines(tmp_path):
     empty text in a JSON job read as "not given" (a side dropped: a seat solved alone);
     a deeply nested line ended the whole batch with a traceback."""
     from analyzer.batch import read_batch
+    from analyzer.errors import BarbuError
     from analyzer.jobs import batch_worker
     f = tmp_path / "jobs.txt"
     f.write_bytes(("\ufeff# from the club\u2028night\f\r\n" + ENDGAME + "\n"
@@ -329,6 +330,10 @@ def test_batch_lines_are_an_editors_lines(tmp_path):
                          input=ENDGAME.encode() + b"\n\xff\xfe\n", capture_output=True,
                          timeout=120)
     assert bad.returncode == 2 and b"stdin: not UTF-8 text" in bad.stderr and not bad.stdout
+    for data, byte in ((b"ab\xffc", 3), (b"\xef\xbb\xbfab\xffc", 6)):  # (from 1, the mark too)
+        f.write_bytes(data)
+        with pytest.raises(BarbuError, match=rf"not UTF-8 text \(byte {byte}\)$"):
+            read_batch(str(f), {})
     for args, message in (((str(tmp_path),), "is a folder"), (("",), "empty --batch"),
                           ((str(tmp_path / "none"),), "batch file not found")):
         p = run("solve", "--batch", *args)
