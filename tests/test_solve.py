@@ -1474,6 +1474,24 @@ def test_custom_stop_cards_with_other_points_match_the_oracle() -> None:
         assert got == brute_value(g, w, mx), (i, cid, w, mx)
 
 
+def test_ravage_city_shares_a_total_that_three_does_not_divide() -> None:
+    """Ravage City worth 5 shared by three seats that tie for the most cards of a suit:
+    5/3 each, exact (no random case of the oracle sets drew a total that 3 does not
+    divide with a three-way tie; a mutation audit's note)."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    doc = tomllib.loads(load_rules("tournament").to_toml())
+    doc["contracts"]["rav"] = {"kind": "tricks", "ravage": 5}
+    r = parse_rules(doc, "custom.toml")
+    hands = parse_deal("N:9.AT.. K.9..J ..7.KQ J.K..A").hands
+    g = TrickGame(r, r.contracts["rav"], hands, 3)
+    got = [solve(hands, r, "rav", leader=3, weights=[int(p == s) for p in range(4)],
+                 maximizers=(s,)) for s in range(4)]
+    assert got == [Fraction(5, 3), 0, 0, Fraction(5, 3)]
+    assert got == [brute_value(g, [int(p == s) for p in range(4)], (s,)) for s in range(4)]
+
+
 def test_a_signal_stops_the_compiled_search() -> None:
     """A signal's handler runs while the compiled search runs, not after it: the search
     runs in a thread of its own, and the handler's exception stops it at its next node
