@@ -656,6 +656,35 @@ def test_no_table_seed_where_a_bonus_can_replace_the_points() -> None:
                         for w in objs], cid
 
 
+def test_solve_from_value_on_a_contract_that_scores_both_ways() -> None:
+    """A rules file's contract where spades score +1 and hearts -1: a seat can score above
+    0, so nothing may be seeded from the guaranteed value's table (its entries are not
+    lower bounds of a bet there). Each bet and net equals a plain solve (the advisor
+    calls ``solve_from_value`` for negative contracts only: the API's case)."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    from analyzer.solve import score_sign, solve_from_value
+    doc = tomllib.loads(load_rules("barbu-32").to_toml())
+    doc["variants"]["heart_lead"] = "free"
+    doc["contracts"]["mixed"] = {"kind": "tricks", "card_points": {"S": 1, "H": -1}}
+    rules = parse_rules(doc, "mixed.toml")
+    assert score_sign(rules, "mixed") == 0
+    differs = 0
+    for k in range(6):
+        deal = random_deal(74000 + k, 32, 6)
+        x = k % 4
+        objs = [[1 if p == x else -1 if p == y else 0 for p in range(4)]
+                for y in range(4) if y != x] + [[4 if p == x else -1 for p in range(4)]]
+        g, vals = solve_from_value(deal, rules, "mixed", objs, leader=(x + k) % 4, seat=x)
+        assert g == solve(deal, rules, "mixed", leader=(x + k) % 4, seat=x)
+        want = [solve(deal, rules, "mixed", leader=(x + k) % 4, weights=w, maximizers=[x])
+                for w in objs]
+        assert vals == want, (k, objs)
+        differs += sum(v < w[x] * g for v, w in zip(want, objs))
+    assert differs  # (a bet below the seat's weight times his value: a seeding would lie)
+
+
 def test_probes_change_the_search_not_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cheap first (``analyzer.solve.PROBE``, notrump only): a node whose first move has
     not settled the test within a budget probes the other moves with a smaller one before
