@@ -463,6 +463,41 @@ def test_future_value_table_is_small_and_reproducible():
     assert set(a["mean"]) == set(a["contracts"])
 
 
+def test_future_value_table_takes_each_hands_best_option(monkeypatch):
+    """The table's generator, with each solve replaced by a made-up value of the option
+    and the deal (so the arithmetic can be checked by hand): a contract's value on a hand
+    is the best of its options' means over the hand's deals (not the worst, not the
+    first), its mean the average over hands, its one-contract subset that same mean, and
+    the table is the same with 2 workers (the deals do not depend on who solves them)."""
+    calls: dict[tuple, Fraction] = {}
+
+    def fake(rules, seat, hands, opt, *rest):
+        assert not rest and seat == 0
+        k = sum(hands[1]) % 7 + 3 * sum(hands[2]) % 5
+        v = Fraction((k * (1 + (opt.trump or 0) + 2 * (opt.rank or 0))) % 11 - 4, 3)
+        calls[(frozenset(hands[0]), tuple(map(frozenset, hands[1:])), opt.label)] = v
+        return v
+
+    monkeypatch.setattr(A, "_solve", fake)
+    t = A.future_value_table("barbu-32", hands=3, inner=2, seed=5)
+    per_hand: dict[frozenset, dict[str, list[Fraction]]] = {}
+    for (mine, _, label), v in calls.items():
+        per_hand.setdefault(mine, {}).setdefault(label, []).append(v)
+    assert len(per_hand) == 3 and all(len(v) == 2 for h in per_hand.values()
+                                      for v in h.values())
+    several = 0
+    for c in t["contracts"]:
+        best = []
+        for h in per_hand.values():
+            means = [sum(v) / 2 for label, v in h.items() if label.split()[0] == c]
+            best.append(max(means))
+            several += len(set(means)) > 1
+        assert t["mean"][c] == round(float(sum(best) / 3), 4), c
+        assert t["subsets"][c] == t["mean"][c], c
+    assert several  # (options of one contract that differ: max, min and first would too)
+    assert A.future_value_table("barbu-32", hands=3, inner=2, seed=5, workers=2) == t
+
+
 def test_shipped_tables_match_their_presets():
     from analyzer.rules import game_fingerprint
     for name in ("barbu-32", "tournament", "fr-52"):
