@@ -270,8 +270,15 @@ def test_fixed_order_preset_recommends_the_next_contract():
     rec, row = d["recommendation"], option(d, "no-queens")
     assert (rec["mean"], rec["score"]) == (row["mean"], row["score"])
     assert d["options"][0]["contract"] != "no-queens"
-    # the others are not "the same advice" when the order forces one
+    # the others are not "the same advice" when the order forces one, even where they
+    # tie with it on every deal (the two lowest cards of each suit win no trick, and go
+    # out last at Dominoes: 0 everywhere)
     assert d["recommendation"]["tied_with"] == []
+    low = advise("87.87.87.87", seat="N", rules="classic-32", samples=3, seed=1,
+                 remaining="no-queens,no-king,salad,dominoes")
+    assert {o["max"] for o in low["options"]} == {0} and len(low["options"]) == 4
+    assert low["recommendation"]["contract"] == "no-queens"
+    assert low["recommendation"]["tied_with"] == []
     # in a fixed order the contracts left are its last ones: no-king comes before salad
     with pytest.raises(BarbuError, match="the 2 still to play are the last ones"):
         advise(HAND32, seat="N", rules="classic-32", remaining="no-queens,salad",
