@@ -14,6 +14,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analyzer import advise as A
@@ -991,6 +992,42 @@ def test_the_split_and_the_sum_rule_apply_to_their_own_contracts():
     assert (net["no_doubles"], net["all_double"]) == (-8, 5 * -8 - (-8))
     d = advise(hand, rules=summed, remaining="trumps", samples=2, seed=1, workers=1)
     assert d["declarer_net"][0]["all_double"] is None
+
+
+def test_net_results_of_a_contract_without_a_fixed_total(monkeypatch):
+    """A rules file's contract that stops when K♥ is taken (the hearts left score for
+    nobody, so its total varies): the declarer's net with everyone doubling him (and
+    redoubled) is the mean over the deals of one solve of the net objective
+    ``(1 + 3 n) s_N - n (s_E + s_S + s_W)``, not a formula of his guaranteed value."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    from analyzer.solve import solve
+    doc = tomllib.loads(load_rules("barbu-32").to_toml())
+    doc["variants"].update(doubles="any", redouble=True, heart_lead="free")
+    doc["contracts"]["no-king"] = {"kind": "tricks", "card_points": {"H": -2, "HK": -6},
+                                   "stop_when_taken": ["HK"]}
+    r = parse_rules(doc, "stops.toml")
+    assert r.total("no-king") is None
+    deals, real = [], A._solve
+
+    def seen(rules, seat, hands, opt, *rest):
+        if not rest:
+            deals.append(hands)
+        return real(rules, seat, hands, opt, *rest)
+
+    monkeypatch.setattr(A, "_solve", seen)
+    d = advise("KQJ7..AK9.8", seat="N", rules=r, remaining="no-king", samples=4, seed=3,
+               workers=1, doubling="all")
+    net = d["declarer_net"][0]
+    assert len(deals) == 4 and net["no_doubles"] == option(d, "no-king")["mean"]
+    for n, key in ((1, "all_double"), (2, "all_double_redoubled")):
+        vals = [solve(h, r, "no-king", leader="N", weights=[1 + 3 * n, -n, -n, -n],
+                      maximizers=["N"]) for h in deals]
+        assert net[key] == pytest.approx(float(sum(vals) / 4), abs=1e-4), key
+        assert net[key + "_stderr"] == pytest.approx(
+            float(np.std(np.array(vals, float), ddof=1) / 2), abs=1e-3)
+        assert len(set(vals)) > 1
 
 
 def test_student_t_beyond_the_tables():
