@@ -1580,7 +1580,9 @@ def _reason(opts: list[Option], best: int, nxt: int | None, rec: dict[str, Any],
     if rec.get("tied_with"):
         s += (f"; tied on every deal with {', '.join(t['label'] for t in rec['tied_with'])}"
               " (either will do)")
-    s += (f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}"
+    level = rec["margin"] == 0  # (level on average, not on every deal)
+    s += ((f"; level with {opts[nxt].label} on average: {rec['margin']:.2f}" if level
+           else f"; ahead of {opts[nxt].label} by {rec['margin']:.2f}")
           + (f" ± {rec['margin_half95']:.2f} at 95%" if rec.get("margin_half95") is not None
              else "")
           + (f" (on the {rec['margin_deals']} deals both were solved on)"

@@ -927,6 +927,20 @@ def test_a_tie_on_every_deal_is_not_separated():
     assert all(o["samples"] == 20 for o in d["options"])           # race keeps the ties
 
 
+def test_a_zero_margin_reads_level_not_ahead():
+    """The best option level on average with the next (not on every deal) was said to be
+    "ahead of it by 0.00"."""
+    r = load_rules("barbu-32")
+    opts = [Option(r.contracts["no-king"]), Option(r.contracts["no-queens"])]
+    rec = {"mean": -3, "margin": 0, "margin_stderr": 1.5, "margin_half95": 3.2,
+           "separated": False, "margin_deals": 10}
+    s = A._reason(opts, 0, 1, rec, {}, False, ["no-king", "no-queens"], 10)
+    assert "level with no-queens on average: 0.00 ± 3.20 at 95%" in s and "ahead" not in s
+    rec["margin"] = 0.5
+    s = A._reason(opts, 0, 1, rec, {}, False, ["no-king", "no-queens"], 10)
+    assert "ahead of no-queens by 0.50 ± 3.20 at 95%" in s and "level" not in s
+
+
 def test_the_margins_interval_is_the_tests_own():
     d = advise("QJ9.T98.8.7", rules="barbu-32", samples=6, seed=7, workers=1,
                doubling="none")
