@@ -698,3 +698,16 @@ def test_each_option_reaches_the_analyzer(tmp_path):
     # --example follows --rules
     assert ok_json("advise", "--example", "-r", "barbu-32", "-n", "2", "--remaining",
                    "no-king", "--workers", "1")["hand"] == "KQJ7..AK9.8"
+
+
+def test_the_compile_cache_note_goes_to_stderr():
+    """Where NUMBA_CACHE_DIR cannot be written, the kernels are cached elsewhere and the
+    command says so on stderr, after its work: stdout stays one JSON document."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": "/proc/barbu-dd-cannot-write-here"}
+    p = subprocess.run([sys.executable, "-m", "cli", "solve", ENDGAME, "-c", "no-tricks",
+                        "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                       env=env)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["value"] == _oracle(ENDGAME, "no-tricks", (0,))
+    assert p.stderr.startswith("note: NUMBA_CACHE_DIR (/proc/barbu-dd-cannot-write-here) "
+                               "cannot be written"), p.stderr
