@@ -17,6 +17,7 @@ from analyzer.dominoes import dominoes_first_seat, solve_dominoes
 from analyzer.errors import BarbuError
 from analyzer.rules import load_rules, save_rules
 from analyzer.sampler import Sampler, parse_constraints
+from analyzer.samples import random_deals
 from analyzer.solve import solve, solve_from_value
 
 R = load_rules("tournament")
@@ -54,6 +55,8 @@ BAD = [
     (lambda: _solve(seat="N", tt_bits="12"), "bad tt_bits '12'"),
     (lambda: _solve(seat="N", tt_bits=28), "bad tt_bits 28: expected a whole number from 4"),
     (lambda: _solve(seat="N", tt_bits=True), "bad tt_bits True"),
+    (lambda: _solve(seat="N", node_limit=0), "bad node_limit 0: expected a positive"),
+    (lambda: random_deals(0, 1), "--count must be at least 1, got 0"),
     (lambda: solve_from_value(D4, R, "no-tricks", [[Fraction(1, 2), 0, 0, 0]], leader="N",
                               seat="N"), "whole numbers"),
     (lambda: _dom(seat=True), "bad seat True"),
