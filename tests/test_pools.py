@@ -92,3 +92,63 @@ def test_the_kernels_are_loaded_before_the_workers_fork(tmp_path, monkeypatch):
             for i in (1, 2)]
     assert len(list(B.run_batch(jobs, workers=2))) == 2
     assert calls[-1] == ("batch", {})
+
+
+def test_waiting_on_a_queue_stops_when_a_worker_dies():
+    """The advisor waits on its own queue of results (``wait_for``), not on the pool's
+    iterator: a worker killed meanwhile must end that wait too."""
+    import queue
+
+    from analyzer.pools import wait_for
+    pool = fork_pool(1)
+    pool.apply_async(_nap, (30.0,))
+    time.sleep(0.5)
+    os.kill(pool._barbu_workers[0].pid, signal.SIGKILL)
+    q: queue.SimpleQueue = queue.SimpleQueue()
+    t0 = time.monotonic()
+    with pytest.raises(WorkerDied, match="killed by signal 9"):
+        wait_for(pool, lambda t: q.get(timeout=t), queue.Empty)
+    assert time.monotonic() - t0 < 30
+    q.put(7)
+    assert wait_for(pool, lambda t: q.get(timeout=t), queue.Empty) == 7  # (inert: no check)
+
+
+def test_a_batch_whose_worker_is_killed_exits_1(tmp_path):
+    """End to end: `barbu solve --batch` with 2 workers, one killed mid-batch: one line
+    naming the signal, exit status 1 (not 2: the input was fine), no traceback, and no
+    worker left behind."""
+    import subprocess
+    import sys
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc")
+    root = Path(__file__).resolve().parents[1]
+    # full 52-card No Tricks deals: seconds to minutes each, long enough to be killed
+    jobs = tmp_path / "jobs.txt"
+    from analyzer.samples import random_deals
+    jobs.write_text("\n".join(random_deals(6, 11)) + "\n")
+    p = subprocess.Popen([sys.executable, "-m", "cli", "solve", "--batch", str(jobs),
+                          "-c", "no-tricks", "--workers", "2", "--json"], cwd=root,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        kids: list[int] = []
+        for _ in range(600):
+            time.sleep(0.1)
+            kids = [int(x) for x in Path(f"/proc/{p.pid}/task/{p.pid}/children")
+                    .read_text().split()] if p.poll() is None else []
+            if len(kids) == 2 or p.poll() is not None:
+                break
+        assert len(kids) == 2, "the batch's two workers never started"
+        time.sleep(1.0)
+        os.kill(kids[0], signal.SIGKILL)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "barbu: error: a worker process died (killed by signal 9;"), err
+    time.sleep(0.5)
+    assert not any(os.path.exists(f"/proc/{k}") and
+                   "zombie" not in Path(f"/proc/{k}/status").read_text() for k in kids)
