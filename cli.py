@@ -245,7 +245,8 @@ def advise(
         res = run_advise(hand, seat=seat, rules=rules, remaining=remaining, samples=n,
                          seed=seed, workers=workers or None, progress=progress,
                          constraints=spec or None, doubling=doubling, race=race,
-                         warn=lambda line: bar.write_above(line, err=True))
+                         warn=lambda line: bar.write_above(line, err=True),
+                         eta=bar.time_left if bar.enabled else None)
     _emit(res) if as_json else typer.echo(render_advice(res))
 
 

@@ -46,6 +46,7 @@ import json
 import math
 import os
 import queue
+import time
 from statistics import NormalDist
 from dataclasses import dataclass
 from fractions import Fraction
@@ -344,6 +345,23 @@ def _work(item: tuple[str, int, tuple[tuple[int, Any], ...], Hands]
     return out
 
 
+#: the clock that times each task (a test's fake one replaces it)
+_clock = time.perf_counter
+
+
+def _timed(item: tuple) -> tuple[float, list]:
+    """:func:`_work` and the seconds it took (in the process that ran it)."""
+    t = _clock()
+    res = _work(item)
+    return _clock() - t, res
+
+
+def _cost_class(t: tuple) -> tuple[str, str]:
+    """Solves that cost alike: a task's kind and contract (a value task that also makes
+    the declarer's doubling solves, :func:`_fuse`, counts as its one value solve)."""
+    return t[0], _CTX["options"][t[2][0][0]].contract.id
+
+
 class _Runner:
     """Runs tasks on ``workers`` forked processes (or in this one); results by solve key.
 
@@ -355,11 +373,27 @@ class _Runner:
     for, handed to a worker that would otherwise wait for the batch's last solves. Its
     results are kept and given out when a later batch asks for the same task (and only
     then counted on the progress bar); work asked for by no batch is dropped. Results
-    never depend on it: a task's solves are the same whoever runs them and when."""
+    never depend on it: a task's solves are the same whoever runs them and when.
 
-    def __init__(self, workers: int, progress: Callable[[int, int], Any] | None) -> None:
+    ``eta(seconds)``, if given, receives after each solve a guess of the seconds left:
+    each task is timed, and the tasks still to run are costed at the mean time a solve
+    of their kind and contract has taken so far (solves of a kind not seen yet, and
+    solves of later batches, at the mean of all). On 52 cards one contract's solves can
+    cost a hundred times another's, so the share of solves done says little of the
+    time left."""
+
+    def __init__(self, workers: int, progress: Callable[[int, int], Any] | None,
+                 eta: Callable[[float], Any] | None = None) -> None:
         self.workers = workers
         self.progress = progress
+        self.eta = eta
+        #: seconds and solves so far, by :func:`_cost_class`; each task's seconds a solve
+        self.costs: dict[tuple, list[float]] = {}
+        self.times: dict[tuple, list[float]] = {}
+        self.open: dict[tuple, tuple] = {}  # this batch's tasks not back yet, by task key
+        #: each task handed to the pool and not back yet, and when
+        self.started: dict[tuple, tuple[tuple, float]] = {}
+        self.last_eta = float("-inf")
         self.pool = None
         self.done = 0
         self.total = 0
@@ -389,13 +423,14 @@ class _Runner:
                     warm.append(j)
                     kinds -= new
             for j in sorted(warm):
-                self._take(out, _work(items[j]), items[j])
+                self._take(out, self._run_here(items[j]), items[j])
             items = [t for j, t in enumerate(items) if j not in warm]
             self.pool = fork_pool(self.workers)
+        self.open = {_task_key(t): t for t in items}
         if self.pool is None:
             for t in items:
                 self._take(out, self.kept.pop(_task_key(t), None)
-                           or _work(fuse(t, out) if fuse is not None else t), t)
+                           or self._run_here(fuse(t, out) if fuse is not None else t), t)
             return out
         wanted = set()
         pending = []
@@ -420,11 +455,11 @@ class _Runner:
                 elif (_task_key(t) not in self.running and _task_key(t) not in self.kept
                       and not all(k in self.extra for k in _solve_keys(t))):
                     self._submit(_task_key(t), t)
-            tk, res, err = wait_for(self.pool, lambda t: self.queue.get(timeout=t),
-                                    queue.Empty)
+            tk, res, err, secs = wait_for(self.pool, self._get, queue.Empty)
             self.running.discard(tk)
             if err is not None:
                 raise err
+            self._learn(self.started.pop(tk)[0], secs)
             if tk in wanted:
                 wanted.discard(tk)
                 self._take(out, res, asked[tk])
@@ -442,13 +477,85 @@ class _Runner:
 
     def _submit(self, tk: tuple, t: tuple) -> None:
         self.running.add(tk)
-        self.pool.apply_async(_work, (t,), callback=lambda r: self.queue.put((tk, r, None)),
-                              error_callback=lambda e: self.queue.put((tk, None, e)))
+        self.started[tk] = (t, _clock())
+        self.pool.apply_async(_timed, (t,),
+                              callback=lambda r: self.queue.put((tk, r[1], None, r[0])),
+                              error_callback=lambda e: self.queue.put((tk, None, e, 0.0)))
+
+    def _get(self, timeout: float) -> tuple:
+        """The next task's results; on a timeout, the time left again (a long solve
+        keeps counting down)."""
+        try:
+            return self.queue.get(timeout=timeout)
+        except queue.Empty:
+            self._eta(force=True)
+            raise
+
+    def _eta(self, force: bool = False) -> None:
+        if self.eta is None:
+            return
+        now = _clock()
+        if force or now - self.last_eta >= 0.2 or self.done >= self.total:
+            self.last_eta = now
+            left = self.time_left()
+            if left is not None:
+                self.eta(left)
+
+    def _run_here(self, t: tuple) -> list:
+        secs, res = _timed(t)
+        self._learn(t, secs)
+        return res
+
+    def _learn(self, t: tuple, secs: float) -> None:
+        """Count a finished task's time against its kind of solve."""
+        c = self.costs.setdefault(_cost_class(t), [0.0, 0])
+        c[0] += secs
+        c[1] += len(t[2])
+        self.times.setdefault(_cost_class(t), []).append(secs / len(t[2]))
+
+    def time_left(self) -> float | None:
+        """The guess of the seconds left (see the class), None before any task is
+        timed or running.
+
+        The oldest ``workers`` tasks handed out count as running (the rest wait in the
+        pool's queue): a running task's age counts towards its kind's mean, and its own
+        time left is what the finished tasks of its kind that ran longer than its age
+        ran beyond it, on average (solve times have long tails: the mean less the age
+        would soon say 0), or half its age where none ran as long."""
+        now = _clock()
+        run = sorted(self.started.items(), key=lambda kv: kv[1][1])[:max(1, self.workers)]
+        age = {tk: now - t0 for tk, (_, t0) in run}
+        sums = {cls: list(c) for cls, c in self.costs.items()}
+        for tk, (t, _) in run:
+            c = sums.setdefault(_cost_class(t), [0.0, 0])
+            c[0] += age[tk]
+            c[1] += len(t[2])
+        solves = sum(c[1] for c in sums.values())
+        if not solves:
+            return None
+        mean = sum(c[0] for c in sums.values()) / solves
+        tasks = {**self.open, **{tk: t for tk, (t, _) in self.started.items()}}
+        work = longest = 0.0
+        counted = 0
+        for tk, t in tasks.items():
+            c = sums.get(_cost_class(t))
+            n = len(t[2])
+            e = n * (c[0] / c[1] if c is not None and c[1] else mean)
+            if tk in age:
+                a = age[tk] / n
+                past = [x - a for x in self.times.get(_cost_class(t), ()) if x > a]
+                e = n * (sum(past) / len(past) if past else a / 2)
+            work += e
+            longest = max(longest, e)
+            counted += n if tk in self.open else 0
+        work += max(0, self.total - self.done - counted) * mean
+        return max(work / max(1, self.workers), longest)
 
     def _take(self, out: dict, res: list, t: tuple) -> None:
         """The results of task ``t``: its own solves into ``out`` (each a tick of the
         progress bar), any others kept in ``extra`` (ticked when a task asks for them)."""
         own = set(_solve_keys(t))
+        self.open.pop(_task_key(t), None)
         for key, v in res:
             if key in own:
                 out[key] = v
@@ -458,6 +565,7 @@ class _Runner:
 
     def _tick(self) -> None:
         self.done += 1
+        self._eta()
         if self.progress is not None:
             self.progress(self.done, max(self.total, self.done))
 
@@ -470,6 +578,7 @@ class _Runner:
             self.pool.join()
             self.pool = None
             self.running.clear()
+            self.started.clear()
 
 
 def _task_key(t: tuple) -> tuple:
@@ -1194,7 +1303,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            progress: Callable[[int, int], Any] | None = None,
            constraints: Mapping[str, Any] | None = None, doubling: str = "best",
            max_samples: int | None = None, warn: Callable[[str], Any] | None = None,
-           race: bool = False) -> dict[str, Any]:
+           race: bool = False, eta: Callable[[float], Any] | None = None) -> dict[str, Any]:
     """Advise the declarer: every option's value over sampled deals, and doubling equity.
 
     Parameters
@@ -1220,6 +1329,12 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     progress : callable, optional
         ``progress(done, total)`` after each solve (options, then doubling); ``total``
         is exact once the doubling solves are known.
+    eta : callable, optional
+        ``eta(seconds)``: a guess of the time left from what each kind of solve has
+        cost so far (:class:`_Runner`), after a solve at most five times a second, and
+        each second while workers solve. Solves differ in cost by a hundred times or
+        more on 52 cards (the doubling solves of a negative contract, say), so ``done /
+        total`` does not tell the time left.
     constraints : mapping, optional
         ``{"known": {seat: cards}, "voids": {seat: suits}, "lengths": {seat: {suit:
         [lo, hi]}}}`` on the other hands (:func:`analyzer.sampler.parse_constraints`).
@@ -1342,7 +1457,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     _CTX.clear()
     opponents = _opponents(r, opts[0].contract, x)
     _CTX.update(rules=r, seat=x, options=opts, opponents=opponents)
-    runner = _Runner(nworkers, progress)
+    runner = _Runner(nworkers, progress, eta)
     all_idx = tuple(range(len(opts)))
     active = list(all_idx)  # the options still solved (race: the others stopped early)
     deals: list[Hands] = []

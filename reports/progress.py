@@ -5,8 +5,9 @@ bar behind), at most ten times a second, as wide as the terminal allows, and cle
 when the work ends or fails, so that what the command prints next starts on a clean
 line. Lines printed while it runs (:meth:`Bar.write_above`: notes, a batch's results)
 go above it. The time left counts only the work done in this run (a resumed run's
-finished part does not make it look fast), and the share shown never goes back when
-the total grows. No bar where stderr is not a terminal, or where ``TERM=dumb``.
+finished part does not make it look fast), or is the caller's own guess where its units
+differ in cost (:meth:`Bar.time_left`: the advisor's solves), and the share shown never
+goes back when the total grows. No bar where stderr is not a terminal, or where ``TERM=dumb``.
 
 >>> import io
 >>> out = io.StringIO()
@@ -69,6 +70,7 @@ class Bar:
         self.columns, self.clock = columns, clock
         self.pos = self.base = 0
         self.item = ""
+        self.hint: tuple[float, float] | None = None  # (seconds left, when told)
         self.t0 = clock()
         self.shown = 0.0          # the share last shown (never goes back)
         self.drawn = 0            # characters of the line on screen (0: none)
@@ -91,6 +93,13 @@ class Bar:
             self.length = max(int(length), 0)
         self._draw()
 
+    def time_left(self, seconds: float) -> None:
+        """The caller's own guess of the seconds left, where units of work differ in
+        cost: from then on the time left counts down from it, and the share drawn is
+        the share of the time (spent against spent and left), not of the units."""
+        self.hint = (max(float(seconds), 0.0), self.clock())
+        self._draw()
+
     def write_above(self, text: str, err: bool = False) -> None:
         """Print ``text`` (a line) to stdout, or stderr with ``err``, above the bar."""
         was_drawn = self.drawn > 0
@@ -103,6 +112,10 @@ class Bar:
     def line(self) -> str:
         """The bar's line as drawn now."""
         frac = min(1.0, self.pos / self.length) if self.length else 0.0
+        left = self._left()
+        if left is not None and frac < 1.0:
+            spent = self.clock() - self.t0
+            frac = min(frac, spent / (spent + left)) if spent + left > 0 else 0.0
         self.shown = max(self.shown, frac)
         tail = (f"  {self.pos}/{self.length}" if self.show_pos
                 else f"  {100 * self.shown:3.0f}%")
@@ -122,9 +135,18 @@ class Bar:
         spent = self.clock() - self.t0
         if self.pos >= self.length:
             return clock_text(0)
+        left = self._left()  # (the caller's guess, shown from the start)
+        if left is not None:
+            return clock_text(left)
         if done <= 0 or spent < ETA_AFTER:
             return "--:--:--"
         return clock_text(spent / done * (self.length - self.pos))
+
+    def _left(self) -> float | None:
+        """The caller's guess of the time left, counted down since it came."""
+        if self.hint is None:
+            return None
+        return max(0.0, self.hint[0] - (self.clock() - self.hint[1]))
 
     def _draw(self, force: bool = False) -> None:
         if not self.enabled:

@@ -595,6 +595,59 @@ def test_progress_counts_every_solve():
     assert all(t == solves for _, t in seen[2 * n_opts:])
 
 
+def test_the_time_left_is_costed_by_kind_of_solve(monkeypatch):
+    """The runner's guess of the time left (``eta``): each task timed, the tasks still
+    to run costed at the mean of their kind and contract so far (a kind not seen yet,
+    and the solves of later batches, at the mean of all). By hand: No King solves take
+    1 s and Trumps 3 s; 3 deals of both, and 4 solves of a later batch."""
+    r = load_rules("tournament")
+    opts = [Option(r.contracts["no-king"]), Option(r.contracts["trumps"], 0)]
+    monkeypatch.setattr(A, "_CTX", {"rules": r, "seat": 0, "options": opts})
+    monkeypatch.setattr(A, "_timed", lambda t: (1.0 if t[2][0][0] == 0 else 3.0,
+                                                [(k, Fraction(0)) for k in A._solve_keys(t)]))
+    now = [0.0]
+
+    def clock():  # (each look a second later: never held back by the 0.2 s throttle)
+        now[0] += 1
+        return now[0]
+
+    monkeypatch.setattr(A, "_clock", clock)
+    seen: list[float] = []
+    runner = A._Runner(1, None, seen.append)
+    runner.total = 6 + 4
+    items = [("value", i, ((k, None),), None) for i in range(3) for k in (0, 1)]
+    runner.map(items)
+    # after No King on deal 0: 5 tasks at 1 s (Trumps unseen) + 4 later solves at 1 s;
+    # after Trumps on deal 0 (mean 2 s): 1 + 3 + 1 + 3, then 4 x 2; then 3 + 1 + 3 and
+    # 4 x 5/3; 1 + 3 and 4 x 2; 3 and 4 x 9/5; 4 x 2
+    assert seen == pytest.approx([9, 16, 7 + 20 / 3, 12, 10.2, 8])
+
+
+def test_a_running_solve_is_guessed_from_the_longer_ones_of_its_kind(monkeypatch):
+    """A running task's time left is what the finished tasks of its kind that ran longer
+    than its age ran beyond it, on average, or half its age where none ran as long; its
+    age counts towards its kind's mean; past the ``workers`` oldest, tasks handed out
+    wait in the pool's queue (no age)."""
+    r = load_rules("tournament")
+    opts = [Option(r.contracts["no-queens"])]
+    monkeypatch.setattr(A, "_CTX", {"rules": r, "seat": 0, "options": opts})
+    monkeypatch.setattr(A, "_clock", lambda: 100.0)
+    runner = A._Runner(2, None, lambda s: None)
+    tasks = [("bet", i, ((0, (1, 1)),), None) for i in range(4)]
+    for t, secs in zip(tasks[:3], (2.0, 8.0, 10.0)):
+        runner._learn(t, secs)
+    a, b, c = (("bet", i, ((0, (1, 1)),), None) for i in range(4, 7))
+    runner.started = {A._task_key(a): (a, 95.0), A._task_key(b): (b, 80.0),
+                      A._task_key(c): (c, 99.0)}
+    runner.open = {A._task_key(t): t for t in (a, b, c)}
+    runner.total, runner.done = 3, 0
+    # a: age 5, the longer ones ran 3 and 5 beyond it: 4; b: age 20, none as long: 10;
+    # c waits: the mean with both ages counted, (2 + 8 + 10 + 5 + 20) / 5 = 9
+    assert runner.time_left() == pytest.approx(max((4 + 10 + 9) / 2, 10))
+    runner.total = 5  # two solves of a later batch, at that mean
+    assert runner.time_left() == pytest.approx((4 + 10 + 9 + 2 * 9) / 2)
+
+
 class _Stop(Exception):
     pass
 

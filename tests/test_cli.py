@@ -711,3 +711,43 @@ def test_the_compile_cache_note_goes_to_stderr():
     assert json.loads(p.stdout)["value"] == _oracle(ENDGAME, "no-tricks", (0,))
     assert p.stderr.startswith("note: NUMBA_CACHE_DIR (/proc/barbu-dd-cannot-write-here) "
                                "cannot be written"), p.stderr
+
+
+def test_the_advise_bar_shows_the_advisors_time_left(monkeypatch, capsys):
+    """On a terminal the bar takes the advisor's own guess of the time left (solves
+    differ in cost by a hundred times on 52 cards); off one, no guess is asked for."""
+    import cli
+    import analyzer.advise as A
+    import reports.progress as P
+    seen: dict = {}
+
+    def fake(hand, **kw):
+        seen.update(kw)
+        if kw["eta"] is not None:
+            kw["progress"](1, 4)
+            kw["eta"](3725.0)
+            seen["line"] = bar_line()
+        return {"fake": True}
+
+    bars: list = []
+    real_bar = P.Bar
+
+    class Bar(real_bar):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            bars.append(self)
+
+    def bar_line():
+        return bars[-1].line()
+
+    monkeypatch.setattr(A, "advise", fake)
+    monkeypatch.setattr(cli, "Bar", Bar)
+    for tty in (False, True):
+        monkeypatch.setattr(P, "enabled_on", lambda f, tty=tty: tty)
+        seen.clear()
+        with pytest.raises(SystemExit) as e:
+            cli.main(["advise", "KQJ7..AK9.8", "-r", "barbu-32", "--json"])
+        assert e.value.code == 0
+        assert json.loads(capsys.readouterr().out) == {"fake": True}
+        assert (seen["eta"] is not None) is tty
+    assert seen["line"].endswith(" 01:02:05")

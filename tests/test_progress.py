@@ -49,6 +49,30 @@ def test_the_time_left_counts_only_this_runs_work():
     assert bar.line().endswith("200/200  00:00:00")
 
 
+def test_a_callers_guess_of_the_time_left_counts_down():
+    """Where units differ in cost (the advisor's solves), the caller's own guess of the
+    seconds left is shown, counting down between guesses, and the share drawn is that
+    of the time (spent against spent and left) where it is the smaller: 8 of 10 units
+    done in 10 s with 40 s left is 20%, not 80%."""
+    bar, _, clock = _bar(10, show_eta=True, columns=100)
+    clock.t += 8
+    bar.update(8)
+    assert bar.line().endswith(" 80%  00:00:02")   # (the units' rate: 2 more at 1 s)
+    bar.time_left(40)
+    assert bar.line().endswith(" 80%  00:00:40")   # (the share shown never goes back)
+    clock.t += 15
+    assert bar.line().endswith(" 80%  00:00:25")
+    fresh, _, clock2 = _bar(10, show_eta=True, columns=100)
+    clock2.t += 10
+    fresh.time_left(40)
+    fresh.update(8)
+    assert fresh.line().endswith(" 20%  00:00:40")
+    clock2.t += 50
+    assert fresh.line().endswith(" 80%  00:00:00")  # (past the guess: the units' share)
+    fresh.update(2)
+    assert fresh.line().endswith("100%  00:00:00")
+
+
 def test_the_share_never_goes_back_and_the_line_fits():
     bar, _, _ = _bar(10, columns=80)
     bar.update(5)
