@@ -405,11 +405,16 @@ def rules_save(name: str = typer.Argument(..., metavar="NAME", help="Name to sav
                                             help='Print {"name": …, "path": …}.')) -> None:
     """Validate a rules file and keep it under NAME, usable everywhere as --rules NAME
     (an existing preset of that name is replaced only with --force)."""
-    from analyzer.rules import save_rules
+    from analyzer.compile import solver_refusals
+    from analyzer.rules import load_rules, save_rules
 
     dest = save_rules(name, file, replace=force)
-    _emit({"name": name, "path": str(dest)}) if as_json else typer.echo(
-        f"saved {name} to {dest}")
+    refused = solver_refusals(load_rules(str(dest)))
+    _emit({"name": name, "path": str(dest), "solver_refuses": refused}) if as_json \
+        else typer.echo(f"saved {name} to {dest}")
+    for line in refused:
+        typer.echo(f"note: {line}: barbu score takes it, solve, advise and stats do not",
+                   err=True)
 
 
 # ------------------------------------------------------------------------------ main

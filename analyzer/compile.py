@@ -212,5 +212,25 @@ def _compile(rules: Rules, c: Contract, trump) -> CompiledContract:
         last_tricks=last)
 
 
-__all__ = ["CompiledContract", "compile_contract", "card_bitpos", "BAN_FREE", "BAN_ALWAYS",
-           "BAN_FIRST_TRICK"]
+def solver_refusals(rules: Rules) -> list[str]:
+    """One line for each trick contract of ``rules`` that the trick solver cannot play
+    (a combination of scoring rules it does not handle, points too large): such a
+    rules file is still good for scoring a match sheet (``barbu score``), but
+    ``solve``, ``advise`` and ``stats`` refuse that contract.
+
+    >>> from analyzer.rules import load_rules
+    >>> solver_refusals(load_rules("tournament"))
+    []
+    """
+    out = []
+    for c in rules.contracts.values():
+        if not c.is_dominoes:
+            try:
+                compile_contract(rules, c, 0 if c.trumps else None)
+            except BarbuError as e:
+                out.append(str(e))
+    return out
+
+
+__all__ = ["CompiledContract", "compile_contract", "solver_refusals", "card_bitpos",
+           "BAN_FREE", "BAN_ALWAYS", "BAN_FIRST_TRICK"]

@@ -751,3 +751,34 @@ def test_the_advise_bar_shows_the_advisors_time_left(monkeypatch, capsys):
         assert json.loads(capsys.readouterr().out) == {"fake": True}
         assert (seen["eta"] is not None) is tty
     assert seen["line"].endswith(" 01:02:05")
+
+
+def test_rules_save_names_the_contracts_the_solver_cannot_play(tmp_path):
+    """A rules file whose contract the solver refuses (an all-cards bonus with trick
+    points) is good for scoring: it is saved, with a note on stderr naming what the
+    solver will refuse (it used to pass in silence and fail at the first solve)."""
+    f = tmp_path / "mine.toml"
+    f.write_text(run("rules", "show", "barbu-32").stdout + "\n[contracts.capot]\n"
+                 'kind = "tricks"\ncard_points = { H = -2 }\ntrick_points = -1\n'
+                 "all_cards_score = 10\n")
+    env = {**os.environ, "BARBU_HOME": str(tmp_path / "home")}
+    p = subprocess.run([sys.executable, "-m", "cli", "rules", "save", "mine", str(f),
+                        "--json"], cwd=ROOT, capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["solver_refuses"] == [
+        "capot: the solver does not handle an all-cards bonus together with trick points"]
+    assert p.stderr == ("note: capot: the solver does not handle an all-cards bonus "
+                        "together with trick points: barbu score takes it, solve, advise "
+                        "and stats do not\n")
+    p = subprocess.run([sys.executable, "-m", "cli", "solve",
+                        "N:AK.7.. QJ.8.. ..AK.7 ..QJ.8",
+                        "-c", "capot", "-r", "mine"], cwd=ROOT, capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert p.returncode == 2 and "all-cards bonus together with trick points" in p.stderr
+    f.write_text(run("rules", "show", "barbu-32").stdout.replace('"barbu-32"', '"plain"'))
+    p = subprocess.run([sys.executable, "-m", "cli", "rules", "save", "plain", str(f),
+                        "--json", "--force"], cwd=ROOT, capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert json.loads(p.stdout)["solver_refuses"] == []
