@@ -5,7 +5,9 @@ by a user) but loses the task it held: whoever waits for that result waits for e
 runners here wait in short steps and, between them, look whether a worker of the pool
 has exited; a worker never exits by itself while its pool is open, so one that has is
 dead, and the run stops with :class:`WorkerDied` instead of hanging. Workers ignore
-Ctrl-C: the parent stops them.
+Ctrl-C: the parent stops them. Stopping a pool (``terminate``) kills its workers first
+and frees the queue locks a killed worker may have held (:func:`_stop`): the pool's own
+``terminate`` waits on one of them.
 """
 
 from __future__ import annotations
@@ -36,7 +38,43 @@ def fork_pool(workers: int) -> Any:
     pool = mp.get_context("fork" if "fork" in methods else "spawn").Pool(
         workers, initializer=_worker_start)
     pool._barbu_workers = list(getattr(pool, "_pool", []))
+    own = pool.terminate
+    pool.terminate = lambda: _stop(pool, own)
     return pool
+
+
+def _stop(pool: Any, terminate: Callable[[], None]) -> None:
+    """The pool's ``terminate``, made safe where a worker died holding a lock.
+
+    A worker waiting for its next task holds the task queue's read lock, and one
+    sending a result the result queue's write lock; the pool's own ``terminate`` takes
+    both. A worker killed there (`timeout` and `kill -TERM -PGID` signal the whole
+    process group: the workers die with the parent; or the kernel, for memory) leaves
+    the lock taken, and ``terminate`` waited for ever (`barbu stats` hung under `timeout`
+    when one worker had finished its chunk). So the pool stops replacing workers, every
+    worker is killed and reaped, and each of the two locks is taken and given back, or,
+    where it is not free within a second, given back all the same: only a dead worker
+    holds either for that long (the pool's own threads hold the write lock for one
+    short write) — before the pool's own clean-up runs.
+    """
+    from multiprocessing import pool as mpp
+    handler = getattr(pool, "_worker_handler", None)
+    if handler is not None:
+        handler._state = mpp.TERMINATE
+        handler.join(timeout=1)  # (no worker started after this)
+    procs = list(getattr(pool, "_pool", [])) + list(getattr(pool, "_barbu_workers", []))
+    for p in procs:
+        if p.exitcode is None:
+            p.kill()
+    for p in procs:
+        p.join(timeout=5)
+    for q, name in ((getattr(pool, "_inqueue", None), "_rlock"),
+                    (getattr(pool, "_outqueue", None), "_wlock")):
+        lock = getattr(q, name, None)
+        if lock is not None:
+            lock.acquire(timeout=1.0)
+            lock.release()
+    terminate()
 
 
 def load_kernels(tricks: bool = True, dominoes: bool = True) -> None:
@@ -79,27 +117,9 @@ def check_workers(pool: Any) -> None:
 
 
 def _abandon(pool: Any) -> None:
-    """Stop a pool one of whose workers died, without waiting on it.
-
-    The pool's own ``terminate`` (also run by its finaliser at exit) takes the lock of
-    its task queue, which the dead worker may have held: it would wait for ever. So the
-    pool stops replacing workers, the live ones are killed, the finaliser is cancelled,
-    and ``close`` / ``terminate`` / ``join`` become no-ops for the callers' clean-up.
-    """
-    from multiprocessing import pool as mpp
-    handler = getattr(pool, "_worker_handler", None)
-    if handler is not None:
-        handler._state = mpp.TERMINATE
-    pool._state = mpp.TERMINATE
-    procs = list(getattr(pool, "_pool", [])) + list(pool._barbu_workers)
-    for p in procs:
-        if p.exitcode is None:
-            p.kill()
-    for p in procs:
-        p.join(timeout=5)
-    finaliser = getattr(pool, "_terminate", None)
-    if finaliser is not None and hasattr(finaliser, "cancel"):
-        finaliser.cancel()
+    """Stop a pool one of whose workers died (:func:`_stop`); ``close`` / ``terminate``
+    / ``join`` then become no-ops for the callers' clean-up."""
+    pool.terminate()
     for name in ("close", "terminate", "join"):
         setattr(pool, name, lambda: None)
 

@@ -152,3 +152,72 @@ def test_a_batch_whose_worker_is_killed_exits_1(tmp_path):
     time.sleep(0.5)
     assert not any(os.path.exists(f"/proc/{k}") and
                    "zombie" not in Path(f"/proc/{k}/status").read_text() for k in kids)
+
+
+def test_terminate_does_not_wait_on_a_lock_a_dead_worker_held(tmp_path):
+    """An idle worker waits for its next task holding the pool's task-queue lock; killed
+    there (`timeout`, `kill -TERM -PGID`: the whole process group at once), it left the
+    lock taken, and the pool's own ``terminate`` waited on it for ever (`barbu stats
+    --deals 2` under `timeout 20` hung until killed with -9: one worker had finished its
+    chunk). The pools' ``terminate`` now kills the workers without that lock."""
+    import subprocess
+    import sys
+    script = tmp_path / "idle.py"
+    script.write_text(
+        "import os, signal, sys, time\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+        "from analyzer.pools import fork_pool\n"
+        "pool = fork_pool(2)\n"
+        "it = pool.imap_unordered(time.sleep, [0, 60], chunksize=1)\n"
+        "next(it)\n"
+        "time.sleep(1.0)  # (one worker idle in the queue's lock, the other asleep)\n"
+        "for p in pool._barbu_workers:\n"
+        "    os.kill(p.pid, signal.SIGKILL)\n"
+        "time.sleep(0.5)\n"
+        "t = time.monotonic()\n"
+        "pool.terminate()\n"
+        "pool.join()\n"
+        "print(round(time.monotonic() - t))\n")
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0 and int(p.stdout) < 10, p.stderr
+
+
+def test_kill_of_the_whole_process_group_ends_the_run(tmp_path):
+    """End to end: `barbu solve --batch` with 2 workers, one idle after a 3-card job
+    (holding the task queue's lock), the other on a full No Tricks deal; the whole
+    process group gets SIGTERM, as `timeout` sends it. Exit status 143, no traceback,
+    within seconds (it hung for ever)."""
+    import subprocess
+    import sys
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc")
+    from analyzer.samples import random_deals
+    root = Path(__file__).resolve().parents[1]
+    jobs = tmp_path / "jobs.txt"
+    slow = list(random_deals(4, 11))[3]  # (No Tricks: about 9 s of CPU here)
+    jobs.write_text("N:AK.2.. QJ.3.. ..AK.2 ..QJ.3\n" + slow + "\n")
+    p = subprocess.Popen([sys.executable, "-m", "cli", "solve", "--batch", str(jobs), "-c",
+                          "no-tricks", "--workers", "2"], cwd=root, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        kids: list[int] = []
+        for _ in range(600):
+            time.sleep(0.1)
+            if p.poll() is not None:
+                break
+            kids = [int(x) for x in Path(f"/proc/{p.pid}/task/{p.pid}/children")
+                    .read_text().split()]
+            if len(kids) == 2:
+                break
+        assert len(kids) == 2, "the two workers never started"
+        time.sleep(1.5)  # (the 3-card job done: its worker waits for the next task)
+        assert p.poll() is None, "the batch ended before the signal"
+        os.killpg(p.pid, signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 143, (p.returncode, err)
+    assert err.strip().splitlines()[-1] == "barbu: terminated" and "Traceback" not in err
