@@ -113,6 +113,21 @@ def test_waiting_on_a_queue_stops_when_a_worker_dies():
     assert wait_for(pool, lambda t: q.get(timeout=t), queue.Empty) == 7  # (inert: no check)
 
 
+def _two_workers(p) -> list[int]:
+    """The pids of the two workers of the command ``p`` once both are there (/proc)."""
+    kids: list[int] = []
+    for _ in range(600):
+        time.sleep(0.1)
+        if p.poll() is not None:
+            break
+        kids = [int(x) for x in Path(f"/proc/{p.pid}/task/{p.pid}/children")
+                .read_text().split()]
+        if len(kids) == 2:
+            break
+    assert len(kids) == 2, "the two workers never started"
+    return kids
+
+
 def test_a_batch_whose_worker_is_killed_exits_1(tmp_path):
     """End to end: `barbu solve --batch` with 2 workers, one killed mid-batch: one line
     naming the signal, exit status 1 (not 2: the input was fine), no traceback, and no
@@ -130,14 +145,7 @@ def test_a_batch_whose_worker_is_killed_exits_1(tmp_path):
                           "-c", "no-tricks", "--workers", "2", "--json"], cwd=root,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        kids: list[int] = []
-        for _ in range(600):
-            time.sleep(0.1)
-            kids = [int(x) for x in Path(f"/proc/{p.pid}/task/{p.pid}/children")
-                    .read_text().split()] if p.poll() is None else []
-            if len(kids) == 2 or p.poll() is not None:
-                break
-        assert len(kids) == 2, "the batch's two workers never started"
+        kids = _two_workers(p)
         time.sleep(1.0)
         os.kill(kids[0], signal.SIGKILL)
         out, err = p.communicate(timeout=120)
@@ -201,16 +209,7 @@ def test_kill_of_the_whole_process_group_ends_the_run(tmp_path):
                           "no-tricks", "--workers", "2"], cwd=root, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        kids: list[int] = []
-        for _ in range(600):
-            time.sleep(0.1)
-            if p.poll() is not None:
-                break
-            kids = [int(x) for x in Path(f"/proc/{p.pid}/task/{p.pid}/children")
-                    .read_text().split()]
-            if len(kids) == 2:
-                break
-        assert len(kids) == 2, "the two workers never started"
+        _two_workers(p)
         time.sleep(1.5)  # (the 3-card job done: its worker waits for the next task)
         assert p.poll() is None, "the batch ended before the signal"
         os.killpg(p.pid, signal.SIGTERM)
