@@ -130,11 +130,14 @@ def watched(pool: Any, results: Iterable[Any]) -> Iterator[Any]:
     it = iter(results)
     while True:
         try:
-            yield it.next(timeout=POLL)
+            item = it.next(timeout=POLL)
         except StopIteration:
             return
         except mp.TimeoutError:
             check_workers(pool)
+            continue
+        check_workers(pool)  # (the others' results may flow for minutes after a death)
+        yield item
 
 
 def wait_for(pool: Any, get: Callable[[float], Any], empty: type[Exception]) -> Any:
@@ -142,9 +145,12 @@ def wait_for(pool: Any, get: Callable[[float], Any], empty: type[Exception]) -> 
     ``pool`` has died (``empty``: the exception ``get`` raises on a timeout)."""
     while True:
         try:
-            return get(POLL)
+            got = get(POLL)
         except empty:
             check_workers(pool)
+            continue
+        check_workers(pool)  # (the others' results may flow for minutes after a death)
+        return got
 
 
 __all__ = ["WorkerDied", "fork_pool", "load_kernels", "check_workers", "watched", "wait_for", "POLL"]

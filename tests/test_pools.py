@@ -32,6 +32,22 @@ def test_a_dead_worker_stops_the_run_instead_of_hanging():
     assert all(p.exitcode is not None for p in pool._barbu_workers)
 
 
+def test_a_death_is_seen_while_the_other_workers_results_still_flow():
+    """A dead worker was looked for only when no result came for a second: the others'
+    results kept coming, so the run went on (minutes on 52 cards) with a task that would
+    never end. Now each result is followed by a look."""
+    pool = fork_pool(2)
+    results = pool.imap_unordered(_nap, [0.2] * 60, chunksize=1)
+    time.sleep(0.5)
+    os.kill(pool._barbu_workers[0].pid, signal.SIGKILL)
+    t0 = time.monotonic()
+    with pytest.raises(WorkerDied):
+        list(watched(pool, results))
+    assert time.monotonic() - t0 < 4  # (the other alone had some 11 s of work left)
+    pool.terminate()
+    pool.join()
+
+
 def test_workers_leave_ctrl_c_to_the_parent():
     with fork_pool(1) as pool:
         pending = pool.apply_async(_nap, (1.0,))
