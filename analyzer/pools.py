@@ -53,9 +53,9 @@ def _stop(pool: Any, terminate: Callable[[], None]) -> None:
     the lock taken, and ``terminate`` waited for ever (`barbu stats` hung under `timeout`
     when one worker had finished its chunk). So the pool stops replacing workers, every
     worker is killed and reaped, and each of the two locks is taken and given back, or,
-    where it is not free within a second, given back all the same: only a dead worker
-    holds either for that long (the pool's own threads hold the write lock for one
-    short write) — before the pool's own clean-up runs.
+    where it is not free, given back all the same: then a dead worker held it. (Only
+    workers take the read lock; the pool's own threads take the write lock for one short
+    write, so that one is given a second to come free.) Then the pool's own clean-up.
     """
     from multiprocessing import pool as mpp
     handler = getattr(pool, "_worker_handler", None)
@@ -68,11 +68,11 @@ def _stop(pool: Any, terminate: Callable[[], None]) -> None:
             p.kill()
     for p in procs:
         p.join(timeout=5)
-    for q, name in ((getattr(pool, "_inqueue", None), "_rlock"),
-                    (getattr(pool, "_outqueue", None), "_wlock")):
+    for q, name, wait in ((getattr(pool, "_inqueue", None), "_rlock", 0.0),
+                          (getattr(pool, "_outqueue", None), "_wlock", 1.0)):
         lock = getattr(q, name, None)
         if lock is not None:
-            lock.acquire(timeout=1.0)
+            lock.acquire(timeout=wait)  # (the read lock: only workers take it)
             lock.release()
     terminate()
 

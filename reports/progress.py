@@ -7,7 +7,8 @@ line. Lines printed while it runs (:meth:`Bar.write_above`: notes, a batch's res
 go above it. The time left counts only the work done in this run (a resumed run's
 finished part does not make it look fast), or is the caller's own guess where its units
 differ in cost (:meth:`Bar.time_left`: the advisor's solves), and the share shown never
-goes back when the total grows. No bar where stderr is not a terminal, or where ``TERM=dumb``.
+goes back when the total grows. No bar where stderr is not a terminal, or where
+``TERM=dumb``.
 
 >>> import io
 >>> out = io.StringIO()
@@ -96,7 +97,8 @@ class Bar:
     def time_left(self, seconds: float) -> None:
         """The caller's own guess of the seconds left, where units of work differ in
         cost: from then on the time left counts down from it, and the share drawn is
-        the share of the time (spent against spent and left), not of the units."""
+        the share of the time (spent against spent and left) where that is below the
+        share of the units."""
         self.hint = (max(float(seconds), 0.0), self.clock())
         self._draw()
 
