@@ -237,3 +237,25 @@ def test_kill_of_the_whole_process_group_ends_the_run(tmp_path):
             p.wait()
     assert p.returncode == 143, (p.returncode, err)
     assert err.strip().splitlines()[-1] == "barbu: terminated" and "Traceback" not in err
+
+
+def test_a_batch_takes_every_core_by_default(monkeypatch):
+    """`solve --batch` without --workers (0) runs one worker a core (as many as jobs at
+    most); 1 runs in this process."""
+    import analyzer.batch as B
+    sizes: list[int] = []
+
+    def pool_of(n):
+        sizes.append(n)
+        return fork_pool(n)
+
+    monkeypatch.setattr(B, "fork_pool", pool_of)
+    monkeypatch.setattr(B.os, "cpu_count", lambda: 3)
+    jobs = [(i, {"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-tricks"})
+            for i in range(1, 6)]
+    for workers, want in ((0, [3]), (2, [2]), (1, [])):
+        sizes.clear()
+        assert [r["value"] for r in B.run_batch(jobs, workers)] == [-4] * 5
+        assert sizes == want
+    sizes.clear()
+    assert len(list(B.run_batch(jobs[:2], 0))) == 2 and sizes == [2]
