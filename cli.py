@@ -402,9 +402,11 @@ def rules_save(name: str = typer.Argument(..., metavar="NAME", help="Name to sav
                force: bool = typer.Option(False, "--force",
                                           help="Replace a preset of that name."),
                as_json: bool = typer.Option(False, "--json",
-                                            help='Print {"name": …, "path": …}.')) -> None:
+                                            help='Print {"name": …, "path": …, '
+                                                 '"solver_refuses": […]}.')) -> None:
     """Validate a rules file and keep it under NAME, usable everywhere as --rules NAME
-    (an existing preset of that name is replaced only with --force)."""
+    (an existing preset of that name is replaced only with --force). Contracts that
+    score a match sheet but that the solver cannot play are named on stderr."""
     from analyzer.compile import solver_refusals
     from analyzer.rules import load_rules, save_rules
 
