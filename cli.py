@@ -332,7 +332,8 @@ def stats(
 
             summary = run_stats(out, deals=deals, seed=seed, rules=rules, contracts=contracts,
                                 workers=workers, scheduler=scheduler, cluster=cluster,
-                                resume=resume, progress=progress)
+                                resume=resume, progress=progress,
+                                warn=lambda line: bar.write_above(line, err=True))
     except KeyboardInterrupt:
         typer.echo(f"barbu: interrupted; finished chunks are kept in {out}: "
                    "run again with --resume to finish", err=True)

@@ -502,7 +502,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
               contracts: Sequence[str] | str | None = None, workers: int | None = None,
               scheduler: str | None = None, cluster: str | None = None,
               resume: bool = False, progress: Callable[[int, int], Any] | None = None,
-              chunk_size: int | None = None, brackets: str = "best") -> dict[str, Any]:
+              chunk_size: int | None = None, brackets: str = "best",
+              warn: Callable[[str], Any] | None = None) -> dict[str, Any]:
     """Solve every option of ``deals`` random deals for every declarer into a dataset.
 
     Parameters
@@ -536,6 +537,11 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     brackets : ``"none"``, ``"best"`` or ``"all"``
         Doubling brackets to store: none, the declarer's best option against each opponent
         (default), or every option against each opponent (6 more solves per option).
+    warn : callable, optional
+        ``warn(line)`` once the inputs are checked and before any deal is solved, when the
+        run includes contracts whose 52-card solves take seconds to minutes each today
+        (:func:`analyzer.advise.slow_contracts`): each deal solves them for all four
+        declarers.
 
     Returns
     -------
@@ -593,6 +599,13 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     if resume and not nonempty:  # (a mistyped folder would start a whole new run)
         raise BarbuError(f"cannot resume {out_dir}: no run there (no manifest.json); drop "
                          "--resume to start one")
+    from analyzer.advise import SLOW_52
+    slow = [c for c in cids if r.deck == 52 and c in SLOW_52]
+    if warn is not None and slow:
+        warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes seconds "
+             "to minutes a solve today, and each deal solves it for all four declarers: "
+             "expect minutes of CPU a deal (--contracts trumps,dominoes,no-king took "
+             "36 s a deal on 2 cores, tournament, 4 deals)")
     want = {"format": "barbu-stats", "version": FORMAT_VERSION, "rules": r.name,
             "rules_hash": _rules_hash(r), "deck": r.deck, "contracts": list(cids),
             "seed": seed, "deals": deals, "brackets": brackets, "doubling": r.doubling,

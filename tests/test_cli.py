@@ -782,3 +782,21 @@ def test_rules_save_names_the_contracts_the_solver_cannot_play(tmp_path):
                        env=env, timeout=120)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert json.loads(p.stdout)["solver_refuses"] == []
+
+
+def test_stats_passes_its_notes_to_stderr(monkeypatch, capsys, tmp_path):
+    """`stats` hands run_stats a warn that prints above the bar on stderr (the 52-card
+    note on slow contracts), stdout keeping the summary."""
+    import cli
+    import analyzer.stats as S
+
+    def fake(out, **kw):
+        kw["warn"]("note: slow")
+        return {"fake": True}
+
+    monkeypatch.setattr(S, "run_stats", fake)
+    with pytest.raises(SystemExit) as e:
+        cli.main(["stats", "--out", str(tmp_path / "x"), "-n", "1", "--json"])
+    assert e.value.code == 0
+    got = capsys.readouterr()
+    assert json.loads(got.out) == {"fake": True} and got.err == "note: slow\n"

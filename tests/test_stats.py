@@ -505,3 +505,33 @@ def test_a_contract_the_solver_cannot_play_is_refused_before_any_file(tmp_path):
         S.run_stats(tmp_path / "out", deals=1, seed=1, rules=r, contracts="no-king,x",
                     workers=1)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_52_card_run_of_slow_contracts_says_so_before_solving(tmp_path):
+    """`stats` on 52 cards with No Hearts (seconds to minutes a solve, for each of the
+    four declarers) says so once the inputs are checked and before any deal is solved;
+    a 32-card run says nothing."""
+    from analyzer.stats import run_stats
+
+    class Stop(Exception):
+        pass
+
+    lines: list[str] = []
+
+    def warn(line: str) -> None:
+        lines.append(line)
+        raise Stop
+
+    with pytest.raises(Stop):
+        run_stats(tmp_path / "t", deals=3, seed=1, rules="tournament",
+                  contracts="no-hearts,trumps", workers=1, warn=warn)
+    assert lines[0].startswith("note: on 52 cards the guaranteed value in no-hearts takes")
+    assert not (tmp_path / "t" / "chunks").exists() or not any((tmp_path / "t" / "chunks")
+                                                                .iterdir())
+    with pytest.raises(BarbuError, match="bad --deals 0"):
+        run_stats(tmp_path / "u", deals=0, seed=1, rules="tournament",
+                  contracts="no-hearts", warn=warn)  # (bad input first, no note)
+    assert len(lines) == 1
+    run_stats(tmp_path / "b", deals=1, seed=1, rules="barbu-32", contracts="no-hearts",
+              workers=1, warn=warn)
+    assert len(lines) == 1
