@@ -599,13 +599,6 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     if resume and not nonempty:  # (a mistyped folder would start a whole new run)
         raise BarbuError(f"cannot resume {out_dir}: no run there (no manifest.json); drop "
                          "--resume to start one")
-    from analyzer.advise import SLOW_52
-    slow = [c for c in cids if r.deck == 52 and c in SLOW_52]
-    if warn is not None and slow:
-        warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes seconds "
-             "to minutes a solve today, and each deal solves it for all four declarers: "
-             "expect minutes of CPU a deal (--contracts trumps,dominoes,no-king took "
-             "36 s a deal on 2 cores, tournament, 4 deals)")
     want = {"format": "barbu-stats", "version": FORMAT_VERSION, "rules": r.name,
             "rules_hash": _rules_hash(r), "deck": r.deck, "contracts": list(cids),
             "seed": seed, "deals": deals, "brackets": brackets, "doubling": r.doubling,
@@ -626,6 +619,13 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
             raise BarbuError(f"bad chunk size {chunk_size!r}: expected a positive number")
         man = None
     n_chunks = math.ceil(deals / csize)
+    from analyzer.advise import SLOW_52
+    slow = [c for c in cids if r.deck == 52 and c in SLOW_52]
+    if warn is not None and slow:
+        warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes seconds "
+             "to minutes a solve today, and each deal solves it for all four declarers: "
+             "expect minutes of CPU a deal (--contracts trumps,dominoes,no-king took "
+             "36 s a deal on 2 cores, tournament, 4 deals)")
 
     # connect the back end before anything is written
     client = lc = None
