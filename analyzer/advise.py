@@ -65,7 +65,7 @@ from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
            "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
-           "AUTO_CAP", "RACE_STEP_52", "slow_contracts", "option_range",
+           "AUTO_CAP", "RACE_STEP_52", "slow_contracts", "slow_ids", "option_range",
            "sure_trump_tricks"]
 
 #: Trick contracts whose 52-card guaranteed value takes seconds to minutes a deal today
@@ -211,7 +211,13 @@ def slow_contracts(rules: Rules | str | None, remaining: str | Iterable[str] | N
     r = rules if isinstance(rules, Rules) else load_rules(rules)
     if r.deck != 52:
         return []
-    return [c for c in parse_remaining(r, remaining) if c in SLOW_52]
+    return slow_ids(r, parse_remaining(r, remaining))
+
+
+def slow_ids(rules: Rules, ids: Iterable[str]) -> list[str]:
+    """Those of the contract ids ``ids`` (already checked) that are slow to solve today
+    (:func:`slow_contracts`)."""
+    return [c for c in ids if rules.deck == 52 and c in SLOW_52]
 
 
 def advise_options(rules: Rules, seat: int, hand: Iterable[int],

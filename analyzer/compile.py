@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Iterable
 from math import lcm
 
 import numpy as np
@@ -212,18 +213,18 @@ def _compile(rules: Rules, c: Contract, trump) -> CompiledContract:
         last_tricks=last)
 
 
-def solver_refusals(rules: Rules) -> list[str]:
-    """One line for each trick contract of ``rules`` that the trick solver cannot play
-    (a combination of scoring rules it does not handle, points too large): such a
-    rules file is still good for scoring a match sheet (``barbu score``), but
-    ``solve``, ``advise`` and ``stats`` refuse that contract.
+def solver_refusals(rules: Rules, ids: Iterable[str] | None = None) -> list[str]:
+    """One line for each trick contract of ``rules`` (or of the ids ``ids``) that the
+    trick solver cannot play (a combination of scoring rules it does not handle, points
+    too large): such a rules file is still good for scoring a match sheet (``barbu
+    score``), but ``solve``, ``advise`` and ``stats`` refuse that contract.
 
     >>> from analyzer.rules import load_rules
     >>> solver_refusals(load_rules("tournament"))
     []
     """
     out = []
-    for c in rules.contracts.values():
+    for c in (rules.contracts.values() if ids is None else map(rules.contract, ids)):
         if not c.is_dominoes:
             try:
                 compile_contract(rules, c, 0 if c.trumps else None)

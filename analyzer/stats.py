@@ -540,7 +540,7 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
     warn : callable, optional
         ``warn(line)`` once the inputs are checked and before any deal is solved, when the
         run includes contracts whose 52-card solves take seconds to minutes each today
-        (:func:`analyzer.advise.slow_contracts`): each deal solves them for all four
+        (:func:`analyzer.advise.slow_ids`): each deal solves them for all four
         declarers.
 
     Returns
@@ -578,11 +578,10 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         raise BarbuError(f"bad --cluster {cluster!r}: expected 'local'")
     r = load_rules(rules)
     cids = resolve_contracts(r, contracts)
-    from analyzer.compile import compile_contract
-    for cid in cids:  # (a contract the solver cannot play: refused before any file)
-        c = r.contract(cid)
-        if c.is_tricks:
-            compile_contract(r, c, 0 if c.trumps else None)
+    from analyzer.compile import solver_refusals
+    refused = solver_refusals(r, cids)  # (refused before any file)
+    if refused:
+        raise BarbuError(refused[0])
     deals = int(deals)
     seed = int(seed)
 
@@ -619,8 +618,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
             raise BarbuError(f"bad chunk size {chunk_size!r}: expected a positive number")
         man = None
     n_chunks = math.ceil(deals / csize)
-    from analyzer.advise import SLOW_52
-    slow = [c for c in cids if r.deck == 52 and c in SLOW_52]
+    from analyzer.advise import slow_ids
+    slow = slow_ids(r, cids)
     if warn is not None and slow:
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes seconds "
              "to minutes a solve today, and each deal solves it for all four declarers: "
