@@ -183,8 +183,10 @@ declarer's guaranteed value in No Tricks, No Queens, No Hearts and No Last Two t
 seconds to minutes a deal, and so do the doubling brackets of those contracts (all seven
 contracts with the brackets: from about 5 s to a few minutes a deal on 2 cores, rare
 solves over 10 minutes); leave them out with --remaining, skip the brackets with
---doubling none, or let --race stop solving the options that are clearly behind
-(BENCHMARKS.md in the barbu-dd sources, "Advisor").
+--doubling none, let --race stop solving the options that are clearly behind, or bound
+the wait with --time-limit (the advice then covers the deals solved in time: on the README
+hand, seed 1, 10 deals of all seven contracts in 60 s on 2 cores, without the
+brackets; BENCHMARKS.md in the barbu-dd sources, "Advisor").
 """
 
 
@@ -215,6 +217,11 @@ def advise(
                                    "(paired); its figures then "
                                    "cover fewer deals. Much faster when some options are "
                                    "clearly worse."),
+    time_limit: Optional[str] = typer.Option(
+        None, "--time-limit", metavar="SECONDS",
+        help="Stop solving after SECONDS: the figures cover the deals solved for every "
+             "option by then (a note gives the --samples that repeats them), the "
+             "doubling brackets the deals whose bracket solves ended too."),
     example: bool = typer.Option(False, "--example", help="Advise the built-in example hand (N of the example deal)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -224,7 +231,7 @@ def advise(
     from reports.advise import render_advice
 
     check_given({"rules": rules, "seat": seat, "remaining": remaining, "samples": samples,
-                 "doubling": doubling})
+                 "doubling": doubling, "time-limit": time_limit})
     if example:
         if hand is not None:
             raise BarbuError("give a HAND or --example, not both")
@@ -246,7 +253,8 @@ def advise(
                          seed=seed, workers=workers or None, progress=progress,
                          constraints=spec or None, doubling=doubling, race=race,
                          warn=lambda line: bar.write_above(line, err=True),
-                         eta=bar.time_left if bar.enabled else None)
+                         eta=bar.time_left if bar.enabled else None,
+                         time_limit=time_limit)
     _emit(res) if as_json else typer.echo(render_advice(res))
 
 

@@ -58,7 +58,7 @@ import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_hand, as_seat, card_name, format_hand
 from analyzer.errors import BarbuError, check_whole, check_workers
-from analyzer.pools import fork_pool, wait_for
+from analyzer.pools import fork_pool, load_kernels, wait_for
 from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, game_fingerprint,
                             load_rules, same_game_as_builtin)
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
@@ -386,13 +386,23 @@ class _Runner:
     of their kind and contract has taken so far (solves of a kind not seen yet, and
     solves of later batches, at the mean of all). On 52 cards one contract's solves can
     cost a hundred times another's, so the share of solves done says little of the
-    time left."""
+    time left.
+
+    ``deadline`` (a :func:`_clock` time), if given: once it has passed, :meth:`map`
+    hands out no more work and returns the results it has (those of tasks still running
+    are dropped), and ``timed_out`` is set. Tasks then always run on the pool, one
+    worker or several, so that none holds the run beyond the deadline (the kernels are
+    loaded before the fork, :func:`analyzer.pools.load_kernels`, not by a first solve
+    here)."""
 
     def __init__(self, workers: int, progress: Callable[[int, int], Any] | None,
-                 eta: Callable[[float], Any] | None = None) -> None:
+                 eta: Callable[[float], Any] | None = None,
+                 deadline: float | None = None) -> None:
         self.workers = workers
         self.progress = progress
         self.eta = eta
+        self.deadline = deadline
+        self.timed_out = False
         #: seconds and solves so far, by :func:`_cost_class`; each task's seconds a solve
         self.costs: dict[tuple, list[float]] = {}
         self.times: dict[tuple, list[float]] = {}
@@ -419,6 +429,12 @@ class _Runner:
         handed out a few at a time so that it sees the results so far."""
         out: dict = {}
         items = [t for t in items if not self._had(out, t)]
+        if (self.pool is None and self.deadline is not None and items
+                and not self._time_up()):
+            opts = _CTX["options"]
+            kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
+            load_kernels(tricks=False in kinds, dominoes=True in kinds)
+            self.pool = fork_pool(self.workers)
         if self.workers > 1 and self.pool is None and len(items) > 1:
             opts = _CTX["options"]
             kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
@@ -435,8 +451,11 @@ class _Runner:
         self.open = {_task_key(t): t for t in items}
         if self.pool is None:
             for t in items:
-                self._take(out, self.kept.pop(_task_key(t), None)
-                           or self._run_here(fuse(t, out) if fuse is not None else t), t)
+                got = self.kept.pop(_task_key(t), None)
+                if got is None and not self._time_up():
+                    got = self._run_here(fuse(t, out) if fuse is not None else t)
+                if got is not None:
+                    self._take(out, got, t)
             return out
         wanted = set()
         pending = []
@@ -450,7 +469,7 @@ class _Runner:
                     pending.append(t)
         pending.reverse()
         asked = {_task_key(t): t for t in items}
-        while wanted:
+        while wanted and not self._time_up():
             while pending and len(self.running) < 2 * self.workers:
                 t = pending.pop()
                 self._submit(_task_key(t), fuse(t, out) if fuse is not None else t)
@@ -461,7 +480,10 @@ class _Runner:
                 elif (_task_key(t) not in self.running and _task_key(t) not in self.kept
                       and not all(k in self.extra for k in _solve_keys(t))):
                     self._submit(_task_key(t), t)
-            tk, res, err, secs = wait_for(self.pool, self._get, queue.Empty)
+            try:
+                tk, res, err, secs = wait_for(self.pool, self._get, queue.Empty)
+            except _TimeUp:
+                break
             self.running.discard(tk)
             if err is not None:
                 raise err
@@ -490,12 +512,21 @@ class _Runner:
 
     def _get(self, timeout: float) -> tuple:
         """The next task's results; on a timeout, the time left again (a long solve
-        keeps counting down)."""
+        keeps counting down), or :class:`_TimeUp` once the deadline has passed."""
+        if self.deadline is not None:
+            timeout = min(timeout, max(0.0, self.deadline - _clock()))
         try:
             return self.queue.get(timeout=timeout)
         except queue.Empty:
+            if self._time_up():
+                raise _TimeUp from None
             self._eta(force=True)
             raise
+
+    def _time_up(self) -> bool:
+        if not self.timed_out and self.deadline is not None and _clock() >= self.deadline:
+            self.timed_out = True
+        return self.timed_out
 
     def _eta(self, force: bool = False) -> None:
         if self.eta is None:
@@ -504,8 +535,10 @@ class _Runner:
         if force or now - self.last_eta >= 0.2 or self.done >= self.total:
             self.last_eta = now
             left = self.time_left()
+            if self.deadline is not None:
+                left = min(self.deadline - now, float("inf") if left is None else left)
             if left is not None:
-                self.eta(left)
+                self.eta(max(0.0, left))
 
     def _run_here(self, t: tuple) -> list:
         secs, res = _timed(t)
@@ -585,6 +618,10 @@ class _Runner:
             self.pool = None
             self.running.clear()
             self.started.clear()
+
+
+class _TimeUp(Exception):
+    """The runner's deadline passed while it waited for a result."""
 
 
 def _task_key(t: tuple) -> tuple:
@@ -1226,6 +1263,7 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
     for y in opps:
         e = _bracket_advice(rules, c, seat, y, [r[0][y] for r in rows])
         e.update(opt.key)
+        e["samples"] = len(rows)
         e["redouble_allowed"] = bool(rules.variants["redouble"])
         entries.append(e)
     X = Seat(seat).name
@@ -1252,7 +1290,7 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
     total = rules.total(c)
     n = len(values)
     mean = sum(values, Fraction(0)) / n
-    net: dict[str, Any] = {**opt.key, "no_doubles": _num(mean)}
+    net: dict[str, Any] = {**opt.key, "samples": n, "no_doubles": _num(mean)}
     sum_rule = rules.variants["positive_settlement"] == "sum" and rules.is_positive(c)
     if sum_rule:
         net["all_double"] = None
@@ -1287,6 +1325,37 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
 
 
 # --------------------------------------------------------------------------- the advisor
+def _check_time_limit(t: Any) -> float | None:
+    """``--time-limit`` as seconds (a positive finite number), or None.
+
+    >>> _check_time_limit("0")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.BarbuError: bad --time-limit '0': a number of seconds above 0
+    """
+    if t is None:
+        return None
+    try:
+        v = float(t) if not isinstance(t, bool) else math.nan
+    except (TypeError, ValueError):
+        v = math.nan
+    if not (0 < v < math.inf):
+        raise BarbuError(f"bad --time-limit {t!r}: a number of seconds above 0")
+    return v
+
+
+def _solved_prefix(idx: Iterable[int], keys: Callable[[int], list[tuple]],
+                   res: Mapping[tuple, Any]) -> int:
+    """How many of the deals ``idx``, from the first, have every solve ``keys(j)`` in
+    ``res`` (the deals a time limit keeps)."""
+    m = 0
+    for j in idx:
+        if not all(k in res for k in keys(j)):
+            break
+        m += 1
+    return m
+
+
 def _parse_samples(samples: int | str) -> tuple[bool, int]:
     if isinstance(samples, str):
         t = samples.strip().lower()
@@ -1309,7 +1378,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            progress: Callable[[int, int], Any] | None = None,
            constraints: Mapping[str, Any] | None = None, doubling: str = "best",
            max_samples: int | None = None, warn: Callable[[str], Any] | None = None,
-           race: bool = False, eta: Callable[[float], Any] | None = None) -> dict[str, Any]:
+           race: bool = False, eta: Callable[[float], Any] | None = None,
+           time_limit: float | None = None) -> dict[str, Any]:
     """Advise the declarer: every option's value over sampled deals, and doubling equity.
 
     Parameters
@@ -1357,16 +1427,25 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         beats at 99% (:func:`_separated` on the deals both were solved on) is not solved
         on later deals: its figures, and each option's ``samples``, cover the deals it
         was solved on. The leader and the options close to it get every deal. Off for presets with a fixed order.
+    time_limit : float, optional
+        Seconds (wall time, from the start of sampling) after which no more solves are
+        started and those running are stopped. The figures then cover the first deals
+        solved for every option (``samples``; ``samples`` = that count with the same
+        seed, and ``race`` as given, repeats them), the doubling brackets and net
+        results the first deals whose doubling solves had all ended (their own
+        ``samples``; none when no deal's had), and ``timed_out`` is true. Tasks then
+        run on forked workers even with ``workers=1``. A
+        :class:`~analyzer.errors.BarbuError` when no deal was solved in time.
 
     Returns
     -------
     dict
         JSON-able: ``{"rules", "seat", "hand", "remaining", "samples", "seed", "workers",
-        "deals_consistent", "race", "options": [{"contract", "trump", "rank", "samples",
+        "time_limit", "timed_out", "deals_consistent", "race", "options": [{"contract", "trump", "rank", "samples",
         "mean", "stderr", "ci95", "min", "max", "distribution", "p_best", "future",
         "score", "position"}],
-        "recommendation": {…}, "doubling": [{"opponent", "low", "high", …}],
-        "declarer_net": [{…}], "notes": [...]}``.
+        "recommendation": {…}, "doubling": [{"opponent", "samples", "low", "high", …}],
+        "declarer_net": [{"samples", …}], "notes": [...]}``.
 
     Raises
     ------
@@ -1389,6 +1468,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     if not isinstance(race, (bool, np.bool_)):
         raise BarbuError(f"bad race {race!r}: true or false")
     race = bool(race)
+    time_limit = _check_time_limit(time_limit)
     auto, n_cap = _parse_samples(samples)
     if max_samples is not None:
         check_whole(max_samples, "max_samples", 1)
@@ -1416,7 +1496,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     if warn is not None and slow:
         tips = ([] if len(rem) == 1 or remaining not in (None, "", [])
                 else ["--remaining limits the contracts"]) + (
-            [] if race or len(opts) == 1 else ["--race stops solving those far behind"])
+            [] if race or len(opts) == 1 else ["--race stops solving those far behind"]) + (
+            [] if time_limit is not None else ["--time-limit caps the wait"])
         warn(f"note: on 52 cards the guaranteed value in {', '.join(slow)} takes "
              "seconds to minutes a deal today (all seven contracts with the doubling "
              "analysis: some 9 s a deal on 2 cores over the README hand's first 10 deals, "
@@ -1424,7 +1505,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
              "Limits)"
              + "".join("; " + t for t in tips) + ("; " + brackets if dear_brackets else ""))
     elif warn is not None and dear_brackets:
-        warn(f"note: on 52 cards {brackets}")
+        warn(f"note: on 52 cards {brackets}"
+             + ("" if time_limit is not None else "; --time-limit caps the wait"))
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 32))
     nworkers = (os.cpu_count() or 1) if not workers else int(workers)
@@ -1463,7 +1545,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     _CTX.clear()
     opponents = _opponents(r, opts[0].contract, x)
     _CTX.update(rules=r, seat=x, options=opts, opponents=opponents)
-    runner = _Runner(nworkers, progress, eta)
+    runner = _Runner(nworkers, progress, eta,
+                     None if time_limit is None else _clock() + time_limit)
     all_idx = tuple(range(len(opts)))
     active = list(all_idx)  # the options still solved (race: the others stopped early)
     deals: list[Hands] = []
@@ -1515,9 +1598,16 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 def fuse(t: tuple, partial: dict, doubled=doubled) -> tuple:
                     return _fuse(t, lambda k: doubled(k, partial))
             res = runner.map(_tasks("value", list(enumerate(new, base)), act), ahead, fuse)
+            if runner.timed_out:
+                # keep the deals before the first one not solved for every option
+                # (a prefix: `--samples N` with the same seed repeats them)
+                del deals[base + _solved_prefix(
+                    range(base, len(deals)),
+                    lambda i: [("value", i, k, None) for k in act], res):]
+                stopped = f"the time limit of {time_limit:g} s"
             values.extend([res["value", i, k, None] if k in act else None for k in all_idx]
                           for i in range(base, len(deals)))
-            if len(deals) >= n_cap:
+            if len(deals) >= n_cap or runner.timed_out:
                 break
             cols = _columns(values, opts, future)
             if race:
@@ -1548,6 +1638,14 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                     break
             target = min(n_cap, len(deals) + step)
         n = len(deals)
+        if not n:
+            raise BarbuError(f"--time-limit {time_limit:g}: no deal was solved for every "
+                             "option in that time: allow more (a 52-card deal of the slow "
+                             "contracts can take minutes)")
+        if runner.timed_out:
+            notes.append(f"time limit: {n} of {n_cap} deals solved in {time_limit:g} s; "
+                         f"--samples {n} --seed {seed}{' --race' if race else ''} "
+                         "repeats these values without a limit")
         cols = _columns(values, opts, future)
         # (options the race stopped at the last look were solved on every deal too)
         full = [i for i in all_idx if len(cols[i]) == n]
@@ -1614,12 +1712,22 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                                             net_solves)]
             runner.total = runner.done + _solves(items)
             res = runner.map(items)
-            for i in which:
+            # (all of them, unless the time limit came first: then the first deals whose
+            # doubling solves had all ended)
+            m = _solved_prefix(range(n), lambda j: [
+                key for i in which for key in
+                [("bet", j, i, (y, e)) for y in opponents for e in (0, 1)]
+                + ([("net", j, i, q) for q in (1, 2)] if net_solves else [])], res)
+            if m < n:
+                notes.append(f"time limit: the doubling brackets cover the first {m} of "
+                             f"the {n} deals" if m else
+                             "time limit: no doubling bracket was solved in time")
+            for i in which if m else ():
                 per = [({y: (res["bet", j, i, (y, 0)], res["bet", j, i, (y, 1)])
                          for y in opponents},
-                        {m: res["net", j, i, m] for m in (1, 2)} if net_solves else {})
-                       for j in range(n)]
-                e, net = _doubling(r, x, opts[i], per, [v[i] for v in values])
+                        {q: res["net", j, i, q] for q in (1, 2)} if net_solves else {})
+                       for j in range(m)]
+                e, net = _doubling(r, x, opts[i], per, [v[i] for v in values[:m]])
                 dbl.extend(e)
                 nets.append(net)
         elif not r.doubling:
@@ -1628,7 +1736,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         runner.close()
     out = {"rules": r.name, "seat": Seat(x).name, "hand": format_hand(h),
            "remaining": list(rem), "samples": n, "auto": auto, "race": race, "seed": seed,
-           "workers": nworkers, "deals_consistent": sampler.count(),
+           "workers": nworkers, "time_limit": time_limit, "timed_out": runner.timed_out,
+           "deals_consistent": sampler.count(),
            "options": rows, "recommendation": rec, "doubling": dbl, "declarer_net": nets,
            "future_values": None if table is None else {
                "preset": table.get("preset"), "game": table.get("game"),

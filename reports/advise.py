@@ -73,7 +73,10 @@ def render_advice(d: dict[str, Any]) -> str:
            f"hand      {d['seat']}: {d['hand']}",
            f"rules     {d['rules']}    remaining: {', '.join(d['remaining'])}",
            f"samples   {d['samples']}{' (auto)' if d.get('auto') else ''}"
-           f"{' (race)' if d.get('race') else ''}    seed {d['seed']}"]
+           f"{' (race)' if d.get('race') else ''}    seed {d['seed']}"
+           + (f"    time limit {d['time_limit']:g} s"
+              f"{' (reached)' if d.get('timed_out') else ''}"
+              if d.get("time_limit") is not None else "")]
     if d.get("constraints"):
         c = d["constraints"]
         parts = [f"{s} holds {' '.join(v)}" for s, v in c.get("known", {}).items()]
@@ -116,8 +119,8 @@ def render_advice(d: dict[str, Any]) -> str:
             groups.append([e])
     for group in groups:
         out.append("")
-        out.append(f"doubling ({advice_label(group[0])}): s_{d['seat']} - s_Y with "
-                   "perfect play lies in [low, high]")
+        out.append(f"doubling ({advice_label(group[0])}{_first(group[0], d)}): "
+                   f"s_{d['seat']} - s_Y with perfect play lies in [low, high]")
         head = ["opponent", "low", "high", f"{d['seat']} sure", "Y sure", "double?",
                 "redouble?"]
         body = [[e["opponent"], _n(e["low"], True), _n(e["high"], True),
@@ -133,7 +136,8 @@ def render_advice(d: dict[str, Any]) -> str:
                 out.append(f"     {e['note']}")
     for net in d.get("declarer_net") or []:
         out.append("")
-        out.append(f"{d['seat']}'s guaranteed net result ({advice_label(net)}): "
+        out.append(f"{d['seat']}'s guaranteed net result ({advice_label(net)}"
+                   f"{_first(net, d)}): "
                    f"no doubles {_n(net.get('no_doubles'), True)}, "
                    f"all double him {_n(net.get('all_double'), True)}, "
                    f"all redoubled {_n(net.get('all_double_redoubled'), True)}"
@@ -148,3 +152,12 @@ def render_advice(d: dict[str, Any]) -> str:
         out.append("")
         out.extend(f"note: {x}" for x in d["notes"])
     return "\n".join(out)
+
+
+def _first(e: dict[str, Any], d: dict[str, Any]) -> str:
+    """", first 3 of 40 deals" where a doubling figure covers fewer deals than the
+    options (``--time-limit`` came first), else nothing."""
+    m, n = e.get("samples"), d.get("samples")
+    if m is None or n is None or m >= n:
+        return ""
+    return f", first {m} of {n} deals" if m > 1 else f", first deal of {n}"

@@ -698,6 +698,12 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
     (dict(constraints={"voids": {"E": "SHDC"}}), "cannot be met"),
     (dict(constraints={"known": ["E:HA"]}), "constraint known must be a table"),
     (dict(constraints={"lengths": "S:C:0-2"}), "constraint lengths must be a table"),
+    (dict(time_limit=0), "bad --time-limit 0: a number of seconds above 0"),
+    (dict(time_limit=-3), "bad --time-limit -3"),
+    (dict(time_limit=float("nan")), "bad --time-limit nan"),
+    (dict(time_limit=float("inf")), "bad --time-limit inf"),
+    (dict(time_limit="soon"), "bad --time-limit 'soon'"),
+    (dict(time_limit=True), "bad --time-limit True"),
 ])
 def test_errors_are_one_line(kw, words):
     args = dict(hand="AKQ2.JT9.876.543", seat="N", rules="tournament", samples=1, seed=1)
@@ -1449,3 +1455,91 @@ def test_race_with_every_option_doubled_skips_the_options_it_stopped():
     assert stopped, "this hand leaves an option behind"
     assert {(e["contract"], e["trump"]) for e in d["doubling"]} == full
     assert {(n["contract"], n["trump"]) for n in d["declarer_net"]} == full
+
+
+def _fake_clock(monkeypatch, after: int) -> None:
+    """The advisor's clock stands at 0 until its runner has taken ``after`` tasks'
+    results, then far past any deadline: a time limit that strikes at a known point
+    (the workers are forked, but only the parent reads the clock for the deadline)."""
+    taken = [0]
+    take = A._Runner._take
+
+    def counted(self, out, res, t):
+        take(self, out, res, t)
+        taken[0] += 1
+
+    monkeypatch.setattr(A._Runner, "_take", counted)
+    monkeypatch.setattr(A, "_clock", lambda: 1e9 if taken[0] >= after else 0.0)
+
+
+def _without_limit(d: dict) -> dict:
+    d = dict(d)
+    for k in ("time_limit", "timed_out", "notes", "workers"):
+        d.pop(k)
+    return d
+
+
+@pytest.mark.parametrize("race", [False, True])
+def test_a_time_limit_keeps_the_first_deals_solved(monkeypatch, race):
+    """Once the time is up, the figures are those of the first deals solved for every
+    option, exactly what ``samples`` = that count gives with the same seed (the note
+    says so); a 32-card task holds one deal's options, so three tasks are three deals."""
+    _fake_clock(monkeypatch, 3)
+    d = advise(HAND32, seat="N", rules="barbu-32", samples=40, seed=7, workers=1,
+               time_limit=60, race=race)
+    n = d["samples"]
+    assert d["timed_out"] is True and d["time_limit"] == 60.0 and 1 <= n < 40
+    assert (f"time limit: {n} of 40 deals solved in 60 s; --samples {n} --seed 7"
+            f"{' --race' if race else ''} repeats these values without a limit") in d["notes"]
+    monkeypatch.undo()
+    full = advise(HAND32, seat="N", rules="barbu-32", samples=n, seed=7, workers=1,
+                  race=race)
+    assert full["timed_out"] is False and full["time_limit"] is None
+    assert _without_limit(d) == _without_limit(full)
+    assert "time limit 60 s (reached)" in render_advice(d).splitlines()[4]
+    assert "time limit" not in render_advice(full)
+
+
+def test_a_time_limit_in_the_doubling_solves_keeps_their_first_deals(monkeypatch):
+    """Values on every deal, then the time is up after the first deal's doubling
+    solves: the brackets and the net result cover that deal only, as a one-deal run
+    gives them, and the text says which deals they cover."""
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    _fake_clock(monkeypatch, 6 + 1)  # six value tasks, then one deal's bracket solves
+    d = advise(HAND32, seat="W", rules=r, remaining="no-king,no-queens", samples=6,
+               seed=4, doubling="all", workers=1, time_limit=5)
+    assert d["samples"] == 6 and d["timed_out"] is True
+    assert "time limit: the doubling brackets cover the first 1 of the 6 deals" in d["notes"]
+    assert {e["samples"] for e in d["doubling"] + d["declarer_net"]} == {1}
+    monkeypatch.undo()
+    one = advise(HAND32, seat="W", rules=r, remaining="no-king,no-queens", samples=1,
+                 seed=4, doubling="all", workers=1)
+    key = lambda e: (e["contract"], e.get("opponent"))  # noqa: E731
+    assert sorted(d["doubling"], key=key) == sorted(one["doubling"], key=key)
+    assert sorted(d["declarer_net"], key=key) == sorted(one["declarer_net"], key=key)
+    text = render_advice(d)
+    assert "doubling (no-king, first deal of 6): s_W - s_Y" in text
+    assert "W's guaranteed net result (no-queens, first deal of 6): " in text
+    full = advise(HAND32, seat="W", rules=r, remaining="no-king,no-queens", samples=6,
+                  seed=4, doubling="all", workers=1)
+    assert {e["samples"] for e in full["doubling"]} == {6}
+    assert "first" not in render_advice(full).split("doubling (")[1].split(")")[0]
+
+
+def test_a_time_limit_with_no_deal_solved_is_an_error(monkeypatch):
+    reads = iter([0.0])  # the deadline is set at 0 + 5; every later reading is past it
+    monkeypatch.setattr(A, "_clock", lambda: next(reads, 1e9))
+    with pytest.raises(BarbuError, match=r"^--time-limit 5: no deal was solved for every "
+                       "option in that time: allow more"):
+        advise(HAND32, seat="N", rules="barbu-32", samples=5, seed=1, workers=2,
+               time_limit=5)
+
+
+def test_a_time_limit_that_is_not_reached_changes_nothing():
+    d = advise(HAND32, seat="N", rules="barbu-32", samples=4, seed=3, workers=2,
+               time_limit=3600)
+    assert d["timed_out"] is False and d["time_limit"] == 3600
+    assert _without_limit(d) == _without_limit(
+        advise(HAND32, seat="N", rules="barbu-32", samples=4, seed=3, workers=1))
+    assert not any("time limit" in x for x in d["notes"])
+

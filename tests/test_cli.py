@@ -227,6 +227,9 @@ def test_dominoes_json_layout_is_canonical():
     (("solve", ENDGAME, "--cards"), "name a --contract"),
     (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),
     (("advise", "AK72.Q5.A963.KJ4", "--workers", "-2"), "bad --workers -2"),
+    (("advise", "--example", "--time-limit", "0"), "bad --time-limit '0'"),
+    (("advise", "--example", "--time-limit", "1m"), "bad --time-limit '1m'"),
+    (("advise", "--example", "--time-limit", ""), "empty --time-limit"),
     (("deal", "--seed", "-1"), "bad --seed -1"),
     (("score", "/no/such/file.toml"), "not found"),
     (("rules", "show", "nope"), "unknown rules preset"),
@@ -666,6 +669,10 @@ def test_each_option_reaches_the_analyzer(tmp_path):
     assert [o["mean"] for o in a["options"]] == [o["mean"] for o in want["options"]]
     assert ok_json(*base, "--seat", "E", "--remaining", "no-king,trumps", "--void", "W:S",
                    "--length", "W:H:0-2")["options"] == a["options"]      # seed 0 repeats
+    assert a["time_limit"] is None
+    t = ok_json(*base, "--seat", "E", "--remaining", "no-king,trumps", "--void", "W:S",
+                "--length", "W:H:0-2", "--time-limit", "600")
+    assert (t["time_limit"], t["timed_out"], t["options"]) == (600, False, a["options"])
     # the documented default of --samples (100)
     assert ok_json("advise", "KQJ7..AK9.8", "-r", "barbu-32", "--seed", "1", "--remaining",
                    "no-king", "--doubling", "none", "--workers", "1")["samples"] == 100
