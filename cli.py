@@ -5,6 +5,7 @@ Every bad input ends as one line on stderr, ``barbu: error: …``, and exit stat
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -186,7 +187,8 @@ solves over 10 minutes); leave them out with --remaining, skip the brackets with
 --doubling none, let --race stop solving the options that are clearly behind, or bound
 the wait with --time-limit (the advice then covers the deals solved in time: on the README
 hand, seed 1, 10 deals of all seven contracts in 60 s on 2 cores, without the
-brackets; BENCHMARKS.md in the barbu-dd sources, "Advisor").
+brackets; BENCHMARKS.md in the barbu-dd sources, "Advisor"). The first Ctrl-C
+also ends the run with the advice on the deals solved so far; a second quits.
 """
 
 
@@ -245,7 +247,7 @@ def advise(
         except ValueError:
             raise BarbuError(f"bad --samples {samples!r}: a number or 'auto'") from None
     spec = constraint_spec(known, void, length)
-    with Bar("sampling", 1, show_eta=True) as bar:
+    with Bar("sampling", 1, show_eta=True) as bar, _first_ctrl_c_stops(bar) as stop:
         def progress(done: int, total: int) -> None:
             bar.update(done - bar.pos, length=total)
 
@@ -254,8 +256,39 @@ def advise(
                          constraints=spec or None, doubling=doubling, race=race,
                          warn=lambda line: bar.write_above(line, err=True),
                          eta=bar.time_left if bar.enabled else None,
-                         time_limit=time_limit)
+                         time_limit=time_limit, stop=stop)
     _emit(res) if as_json else typer.echo(render_advice(res))
+
+
+@contextlib.contextmanager
+def _first_ctrl_c_stops(bar: Bar):
+    """A ``stop()`` for the advisor: the first Ctrl-C (SIGINT) asks the run to end with
+    the advice on the deals solved so far, the second quits (KeyboardInterrupt, exit
+    130). None where no handler can be set (not the main thread)."""
+    asked: list[bool] = []
+    told: list[bool] = []
+
+    def on_int(signum: int, frame: Any) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+
+    def stop() -> bool:
+        if asked and not told:  # (said here, between results, not inside the handler)
+            told.append(True)
+            bar.write_above("barbu: stopping: the advice will cover the deals solved so "
+                            "far (Ctrl-C again quits)", err=True)
+        return bool(asked)
+
+    try:
+        old = signal.signal(signal.SIGINT, on_int)
+    except ValueError:
+        yield None
+        return
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 # ------------------------------------------------------------------------------ deal

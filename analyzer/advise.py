@@ -388,21 +388,24 @@ class _Runner:
     cost a hundred times another's, so the share of solves done says little of the
     time left.
 
-    ``deadline`` (a :func:`_clock` time), if given: once it has passed, :meth:`map`
-    hands out no more work and returns the results it has (those of tasks still running
-    are dropped), and ``timed_out`` is set. Tasks then always run on the pool, one
-    worker or several, so that none holds the run beyond the deadline (the kernels are
-    loaded before the fork, :func:`analyzer.pools.load_kernels`, not by a first solve
-    here)."""
+    ``deadline`` (a :func:`_clock` time) and ``stop`` (a callable), if given: once the
+    deadline has passed or ``stop()`` returns true (asked after each result and at
+    least once a second while workers solve), :meth:`map` hands out no more work and returns the results it has (those of
+    tasks still running are dropped), and ``halted`` says why (``"time"``, ``"stop"``;
+    None while it runs on). Tasks then always run on the pool, one worker or several,
+    so that none holds the run beyond that (the kernels are loaded before the fork,
+    :func:`analyzer.pools.load_kernels`, not by a first solve here)."""
 
     def __init__(self, workers: int, progress: Callable[[int, int], Any] | None,
                  eta: Callable[[float], Any] | None = None,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None,
+                 stop: Callable[[], bool] | None = None) -> None:
         self.workers = workers
         self.progress = progress
         self.eta = eta
         self.deadline = deadline
-        self.timed_out = False
+        self.stop = stop
+        self.halted: str | None = None
         #: seconds and solves so far, by :func:`_cost_class`; each task's seconds a solve
         self.costs: dict[tuple, list[float]] = {}
         self.times: dict[tuple, list[float]] = {}
@@ -429,8 +432,8 @@ class _Runner:
         handed out a few at a time so that it sees the results so far."""
         out: dict = {}
         items = [t for t in items if not self._had(out, t)]
-        if (self.pool is None and self.deadline is not None and items
-                and not self._time_up()):
+        if (self.pool is None and (self.deadline is not None or self.stop is not None)
+                and items and not self._halt()):
             opts = _CTX["options"]
             kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
             load_kernels(tricks=False in kinds, dominoes=True in kinds)
@@ -452,7 +455,7 @@ class _Runner:
         if self.pool is None:
             for t in items:
                 got = self.kept.pop(_task_key(t), None)
-                if got is None and not self._time_up():
+                if got is None and not self._halt():
                     got = self._run_here(fuse(t, out) if fuse is not None else t)
                 if got is not None:
                     self._take(out, got, t)
@@ -469,7 +472,7 @@ class _Runner:
                     pending.append(t)
         pending.reverse()
         asked = {_task_key(t): t for t in items}
-        while wanted and not self._time_up():
+        while wanted and not self._halt():
             while pending and len(self.running) < 2 * self.workers:
                 t = pending.pop()
                 self._submit(_task_key(t), fuse(t, out) if fuse is not None else t)
@@ -512,21 +515,27 @@ class _Runner:
 
     def _get(self, timeout: float) -> tuple:
         """The next task's results; on a timeout, the time left again (a long solve
-        keeps counting down), or :class:`_TimeUp` once the deadline has passed."""
+        keeps counting down), or :class:`_TimeUp` once the run is halted (the
+        deadline, ``stop``)."""
         if self.deadline is not None:
             timeout = min(timeout, max(0.0, self.deadline - _clock()))
         try:
             return self.queue.get(timeout=timeout)
         except queue.Empty:
-            if self._time_up():
+            if self._halt():
                 raise _TimeUp from None
             self._eta(force=True)
             raise
 
-    def _time_up(self) -> bool:
-        if not self.timed_out and self.deadline is not None and _clock() >= self.deadline:
-            self.timed_out = True
-        return self.timed_out
+    def _halt(self) -> bool:
+        """Is the run halted? (The deadline has passed, or ``stop()`` says so; then it
+        stays halted.)"""
+        if self.halted is None:
+            if self.deadline is not None and _clock() >= self.deadline:
+                self.halted = "time"
+            elif self.stop is not None and self.stop():
+                self.halted = "stop"
+        return self.halted is not None
 
     def _eta(self, force: bool = False) -> None:
         if self.eta is None:
@@ -621,7 +630,8 @@ class _Runner:
 
 
 class _TimeUp(Exception):
-    """The runner's deadline passed while it waited for a result."""
+    """The run was halted (the deadline, ``stop``) while the runner waited for a
+    result."""
 
 
 def _task_key(t: tuple) -> tuple:
@@ -1379,7 +1389,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
            constraints: Mapping[str, Any] | None = None, doubling: str = "best",
            max_samples: int | None = None, warn: Callable[[str], Any] | None = None,
            race: bool = False, eta: Callable[[float], Any] | None = None,
-           time_limit: float | None = None) -> dict[str, Any]:
+           time_limit: float | None = None,
+           stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Advise the declarer: every option's value over sampled deals, and doubling equity.
 
     Parameters
@@ -1436,12 +1447,18 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         ``samples``; none when no deal's had), and ``timed_out`` is true. Tasks then
         run on forked workers even with ``workers=1``. A
         :class:`~analyzer.errors.BarbuError` when no deal was solved in time.
+    stop : callable, optional
+        ``stop()`` is asked after each result and at least once a second while workers
+        solve (tasks then run on forked workers, as with a time limit); once it returns
+        true the run ends as at
+        a time limit, with ``interrupted`` true (``barbu advise``'s first Ctrl-C).
+        KeyboardInterrupt when no deal had been solved.
 
     Returns
     -------
     dict
         JSON-able: ``{"rules", "seat", "hand", "remaining", "samples", "seed", "workers",
-        "time_limit", "timed_out", "deals_consistent", "race", "options": [{"contract", "trump", "rank", "samples",
+        "time_limit", "timed_out", "interrupted", "deals_consistent", "race", "options": [{"contract", "trump", "rank", "samples",
         "mean", "stderr", "ci95", "min", "max", "distribution", "p_best", "future",
         "score", "position"}],
         "recommendation": {…}, "doubling": [{"opponent", "samples", "low", "high", …}],
@@ -1546,7 +1563,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     opponents = _opponents(r, opts[0].contract, x)
     _CTX.update(rules=r, seat=x, options=opts, opponents=opponents)
     runner = _Runner(nworkers, progress, eta,
-                     None if time_limit is None else _clock() + time_limit)
+                     None if time_limit is None else _clock() + time_limit, stop)
     all_idx = tuple(range(len(opts)))
     active = list(all_idx)  # the options still solved (race: the others stopped early)
     deals: list[Hands] = []
@@ -1598,16 +1615,17 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 def fuse(t: tuple, partial: dict, doubled=doubled) -> tuple:
                     return _fuse(t, lambda k: doubled(k, partial))
             res = runner.map(_tasks("value", list(enumerate(new, base)), act), ahead, fuse)
-            if runner.timed_out:
+            if runner.halted:
                 # keep the deals before the first one not solved for every option
                 # (a prefix: `--samples N` with the same seed repeats them)
                 del deals[base + _solved_prefix(
                     range(base, len(deals)),
                     lambda i: [("value", i, k, None) for k in act], res):]
-                stopped = f"the time limit of {time_limit:g} s"
+                stopped = (f"the time limit of {time_limit:g} s" if runner.halted == "time"
+                           else "a request to stop")
             values.extend([res["value", i, k, None] if k in act else None for k in all_idx]
                           for i in range(base, len(deals)))
-            if len(deals) >= n_cap or runner.timed_out:
+            if len(deals) >= n_cap or runner.halted:
                 break
             cols = _columns(values, opts, future)
             if race:
@@ -1638,14 +1656,19 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                     break
             target = min(n_cap, len(deals) + step)
         n = len(deals)
+        if not n and runner.halted == "stop":
+            raise KeyboardInterrupt
         if not n:
             raise BarbuError(f"--time-limit {time_limit:g}: no deal was solved for every "
                              "option in that time: allow more (a 52-card deal of the slow "
                              "contracts can take minutes)")
-        if runner.timed_out:
-            notes.append(f"time limit: {n} of {n_cap} deals solved in {time_limit:g} s; "
-                         f"--samples {n} --seed {seed}{' --race' if race else ''} "
-                         "repeats these values without a limit")
+        halt = {"time": "time limit", "stop": "stopped on request"}.get(runner.halted or "")
+        if halt:
+            notes.append(f"{halt}: {n} of {n_cap} deals solved"
+                         + (f" in {time_limit:g} s" if runner.halted == "time" else "")
+                         + f"; --samples {n} --seed {seed}{' --race' if race else ''} "
+                         "repeats these values"
+                         + (" without a limit" if runner.halted == "time" else ""))
         cols = _columns(values, opts, future)
         # (options the race stopped at the last look were solved on every deal too)
         full = [i for i in all_idx if len(cols[i]) == n]
@@ -1719,9 +1742,10 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 [("bet", j, i, (y, e)) for y in opponents for e in (0, 1)]
                 + ([("net", j, i, q) for q in (1, 2)] if net_solves else [])], res)
             if m < n:
-                notes.append(f"time limit: the doubling brackets cover the first {m} of "
+                halt = {"time": "time limit", "stop": "stopped on request"}[runner.halted]
+                notes.append(f"{halt}: the doubling brackets cover the first {m} of "
                              f"the {n} deals" if m else
-                             "time limit: no doubling bracket was solved in time")
+                             f"{halt}: no doubling bracket had been solved")
             for i in which if m else ():
                 per = [({y: (res["bet", j, i, (y, 0)], res["bet", j, i, (y, 1)])
                          for y in opponents},
@@ -1736,7 +1760,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         runner.close()
     out = {"rules": r.name, "seat": Seat(x).name, "hand": format_hand(h),
            "remaining": list(rem), "samples": n, "auto": auto, "race": race, "seed": seed,
-           "workers": nworkers, "time_limit": time_limit, "timed_out": runner.timed_out,
+           "workers": nworkers, "time_limit": time_limit,
+           "timed_out": runner.halted == "time", "interrupted": runner.halted == "stop",
            "deals_consistent": sampler.count(),
            "options": rows, "recommendation": rec, "doubling": dbl, "declarer_net": nets,
            "future_values": None if table is None else {

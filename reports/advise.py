@@ -76,7 +76,8 @@ def render_advice(d: dict[str, Any]) -> str:
            f"{' (race)' if d.get('race') else ''}    seed {d['seed']}"
            + (f"    time limit {d['time_limit']:g} s"
               f"{' (reached)' if d.get('timed_out') else ''}"
-              if d.get("time_limit") is not None else "")]
+              if d.get("time_limit") is not None else "")
+           + ("    stopped early on request" if d.get("interrupted") else "")]
     if d.get("constraints"):
         c = d["constraints"]
         parts = [f"{s} holds {' '.join(v)}" for s, v in c.get("known", {}).items()]

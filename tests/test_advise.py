@@ -1543,3 +1543,31 @@ def test_a_time_limit_that_is_not_reached_changes_nothing():
         advise(HAND32, seat="N", rules="barbu-32", samples=4, seed=3, workers=1))
     assert not any("time limit" in x for x in d["notes"])
 
+
+def test_a_stop_request_ends_the_run_like_a_time_limit(monkeypatch):
+    """``stop()`` (the command line's first Ctrl-C) ends the run on the deals solved
+    so far, as a time limit does, and says so; before any deal, KeyboardInterrupt."""
+    taken = [0]
+    take = A._Runner._take
+
+    def counted(self, out, res, t):
+        take(self, out, res, t)
+        taken[0] += 1
+
+    monkeypatch.setattr(A._Runner, "_take", counted)
+    d = advise(HAND32, seat="N", rules="barbu-32", samples=40, seed=8, workers=1,
+               stop=lambda: taken[0] >= 4)
+    n = d["samples"]
+    assert (d["interrupted"], d["timed_out"], d["time_limit"]) == (True, False, None)
+    assert 1 <= n < 40
+    assert (f"stopped on request: {n} of 40 deals solved; --samples {n} --seed 8 repeats "
+            "these values") in d["notes"]
+    assert "stopped early on request" in render_advice(d).splitlines()[4]
+    monkeypatch.undo()
+    full = advise(HAND32, seat="N", rules="barbu-32", samples=n, seed=8, workers=1)
+    assert full["interrupted"] is False
+    assert _without_limit(d) | {"interrupted": 0} == _without_limit(full) | {"interrupted": 0}
+    with pytest.raises(KeyboardInterrupt):
+        advise(HAND32, seat="N", rules="barbu-32", samples=5, seed=1, workers=2,
+               stop=lambda: True)
+

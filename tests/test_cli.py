@@ -444,6 +444,33 @@ def test_ctrl_c_says_interrupted():
     assert err.strip().splitlines()[-1] == "barbu: interrupted" and "Traceback" not in err
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_advise_first_ctrl_c_gives_the_advice_so_far():
+    """The first Ctrl-C ends `advise` with the advice on the deals solved so far (exit
+    0, `interrupted` in the JSON), and those figures are what `--samples N` gives."""
+    import signal
+    import time
+    args = ("advise", "AK9.T8.A.Q7", "-r", "barbu-32", "--seed", "3", "--workers", "1")
+    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args, "--samples", "20000",
+                          "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        time.sleep(8)  # (the 20,000 deals take minutes: the run is mid-way)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0, err
+    assert "barbu: stopping: the advice will cover the deals solved so far" in err
+    d = json.loads(out)
+    n = d["samples"]
+    assert d["interrupted"] is True and 1 <= n < 20000
+    again = ok_json(*args, "--samples", str(n))
+    assert again["interrupted"] is False and again["options"] == d["options"]
+
+
 def test_an_endgame_table_with_only_dominoes_in_the_match(tmp_path):
     """Dominoes needs a whole deal: an endgame under a match of Dominoes alone has no
     option, which is said in one line (a ValueError traceback before)."""
