@@ -186,8 +186,8 @@ contracts with the brackets: from about 5 s to a few minutes a deal on 2 cores, 
 solves over 10 minutes); leave them out with --remaining, skip the brackets with
 --doubling none, let --race stop solving the options that are clearly behind, or bound
 the wait with --time-limit (the advice then covers the deals solved in time: on the README
-hand, seed 1, 10 deals of all seven contracts in 60 s on 2 cores, without the
-brackets; BENCHMARKS.md in the barbu-dd sources, "Advisor"). The first Ctrl-C
+hand, seed 1, 6 deals of all seven contracts in 60 s on 2 cores, the brackets 2 of
+them; BENCHMARKS.md in the barbu-dd sources, "Advisor"). The first Ctrl-C
 also ends the run with the advice on the deals solved so far; a second quits.
 """
 

@@ -86,6 +86,11 @@ MAX_SAMPLES = 1_000_000
 #: after 10 deals as after 20 (BENCHMARKS.md, "Advisor"): looking twice as often solves
 #: it on half the deals. ``auto`` still tests for separation every ``AUTO_STEP`` deals.
 RACE_STEP_52 = 10
+#: With a time limit and doubling brackets, the share of the time the values may take
+#: (the recommendation comes first); the brackets' solves have the rest, and all of it
+#: when the values end sooner. On 52 cards the values of every deal would otherwise
+#: take the whole limit, and no bracket would be solved.
+VALUES_SHARE = 2 / 3
 #: ``race``: an option stops being solved once the leader beats it at 1 - RACE_ALPHA
 #: (:func:`_separated`, whichever batch it is tested after).
 RACE_ALPHA = 0.01
@@ -399,11 +404,15 @@ class _Runner:
     def __init__(self, workers: int, progress: Callable[[int, int], Any] | None,
                  eta: Callable[[float], Any] | None = None,
                  deadline: float | None = None,
-                 stop: Callable[[], bool] | None = None) -> None:
+                 stop: Callable[[], bool] | None = None,
+                 end: float | None = None) -> None:
         self.workers = workers
         self.progress = progress
         self.eta = eta
         self.deadline = deadline
+        #: when the whole run must end (the time left shown counts to it), if not at
+        #: ``deadline``: ``advise`` gives the values an earlier deadline than the doubling
+        self.end = deadline if end is None else end
         self.stop = stop
         self.halted: str | None = None
         #: seconds and solves so far, by :func:`_cost_class`; each task's seconds a solve
@@ -509,9 +518,10 @@ class _Runner:
     def _submit(self, tk: tuple, t: tuple) -> None:
         self.running.add(tk)
         self.started[tk] = (t, _clock())
+        q = self.queue  # (a pool closed mid-run may still report to its own queue)
         self.pool.apply_async(_timed, (t,),
-                              callback=lambda r: self.queue.put((tk, r[1], None, r[0])),
-                              error_callback=lambda e: self.queue.put((tk, None, e, 0.0)))
+                              callback=lambda r: q.put((tk, r[1], None, r[0])),
+                              error_callback=lambda e: q.put((tk, None, e, 0.0)))
 
     def _get(self, timeout: float) -> tuple:
         """The next task's results; on a timeout, the time left again (a long solve
@@ -544,8 +554,8 @@ class _Runner:
         if force or now - self.last_eta >= 0.2 or self.done >= self.total:
             self.last_eta = now
             left = self.time_left()
-            if self.deadline is not None:
-                left = min(self.deadline - now, float("inf") if left is None else left)
+            if self.end is not None:
+                left = min(self.end - now, float("inf") if left is None else left)
             if left is not None:
                 self.eta(max(0.0, left))
 
@@ -627,6 +637,7 @@ class _Runner:
             self.pool = None
             self.running.clear()
             self.started.clear()
+            self.queue = queue.SimpleQueue()
 
 
 class _TimeUp(Exception):
@@ -1562,13 +1573,16 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     _CTX.clear()
     opponents = _opponents(r, opts[0].contract, x)
     _CTX.update(rules=r, seat=x, options=opts, opponents=opponents)
+    do_double = r.doubling and doubling != "none"
+    t0 = _clock()
+    end = None if time_limit is None else t0 + time_limit
     runner = _Runner(nworkers, progress, eta,
-                     None if time_limit is None else _clock() + time_limit, stop)
+                     t0 + VALUES_SHARE * time_limit if end is not None and do_double
+                     else end, stop, end)
     all_idx = tuple(range(len(opts)))
     active = list(all_idx)  # the options still solved (race: the others stopped early)
     deals: list[Hands] = []
     values: list[list[Fraction | None]] = []  # per deal, per option (None: not solved)
-    do_double = r.doubling and doubling != "none"
     # per option, the least and the most its score can be on a deal (the betting test's
     # bounds: what the deals so far cannot show)
     ranges = [tuple(float(x + _exact(future.get(i, 0.0))) for x in option_range(r, o, h))
@@ -1660,15 +1674,29 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             raise KeyboardInterrupt
         if not n:
             raise BarbuError(f"--time-limit {time_limit:g}: no deal was solved for every "
-                             "option in that time: allow more (a 52-card deal of the slow "
-                             "contracts can take minutes)")
+                             "option in "
+                             + ("that time" if not do_double else
+                                f"the {VALUES_SHARE * time_limit:.3g} s the values may take "
+                                "(the rest is for the doubling brackets)")
+                             + ": allow more (a 52-card deal of the slow contracts can take "
+                             "minutes)")
         halt = {"time": "time limit", "stop": "stopped on request"}.get(runner.halted or "")
         if halt:
+            spent = ("" if time_limit is None else f" in {time_limit:g} s" if not do_double
+                     else f" in the first {VALUES_SHARE * time_limit:.3g} s of "
+                     f"{time_limit:g} (the rest for the doubling brackets)")
             notes.append(f"{halt}: {n} of {n_cap} deals solved"
-                         + (f" in {time_limit:g} s" if runner.halted == "time" else "")
+                         + (spent if runner.halted == "time" else "")
                          + f"; --samples {n} --seed {seed}{' --race' if race else ''} "
                          "repeats these values"
                          + (" without a limit" if runner.halted == "time" else ""))
+        halted = runner.halted  # (why the values stopped early, if they did)
+        if runner.halted == "time" and runner.deadline != end:
+            # the values' share is spent (their solves still running are stopped): the
+            # doubling solves have the rest of the time
+            runner.close()
+            runner.halted = None
+        runner.deadline = end
         cols = _columns(values, opts, future)
         # (options the race stopped at the last look were solved on every deal too)
         full = [i for i in all_idx if len(cols[i]) == n]
@@ -1761,7 +1789,8 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     out = {"rules": r.name, "seat": Seat(x).name, "hand": format_hand(h),
            "remaining": list(rem), "samples": n, "auto": auto, "race": race, "seed": seed,
            "workers": nworkers, "time_limit": time_limit,
-           "timed_out": runner.halted == "time", "interrupted": runner.halted == "stop",
+           "timed_out": "time" in (halted, runner.halted),
+           "interrupted": "stop" in (halted, runner.halted),
            "deals_consistent": sampler.count(),
            "options": rows, "recommendation": rec, "doubling": dbl, "declarer_net": nets,
            "future_values": None if table is None else {

@@ -1571,3 +1571,35 @@ def test_a_stop_request_ends_the_run_like_a_time_limit(monkeypatch):
         advise(HAND32, seat="N", rules="barbu-32", samples=5, seed=1, workers=2,
                stop=lambda: True)
 
+
+def test_with_doubling_the_values_take_two_thirds_of_the_time_limit(monkeypatch):
+    """With doubling brackets to solve, the values stop at 2/3 of the limit and the
+    brackets' solves have the rest (on 52 cards the values alone would use it all)."""
+    taken = [0]
+    take = A._Runner._take
+
+    def counted(self, out, res, t):
+        take(self, out, res, t)
+        taken[0] += 1
+
+    monkeypatch.setattr(A._Runner, "_take", counted)
+    # 0 s for three value tasks, then 4 s (past the values' 3.33 s, within the limit's
+    # 5) for one bracket task, then long past
+    monkeypatch.setattr(A, "_clock", lambda: (0.0, 0.0, 0.0, 4.0)[taken[0]]
+                        if taken[0] < 4 else 1e9)
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    args = dict(seat="W", rules=r, remaining="no-king,no-queens", seed=4, doubling="all",
+                workers=1)
+    d = advise(HAND32, samples=6, time_limit=5, **args)
+    assert (d["samples"], d["timed_out"]) == (3, True)
+    assert ("time limit: 3 of 6 deals solved in the first 3.33 s of 5 (the rest for the "
+            "doubling brackets); --samples 3 --seed 4 repeats these values without a "
+            "limit") in d["notes"]
+    assert "time limit: the doubling brackets cover the first 1 of the 3 deals" in d["notes"]
+    monkeypatch.undo()
+    assert [o["mean"] for o in d["options"]] == [
+        o["mean"] for o in advise(HAND32, samples=3, **args)["options"]]
+    one = advise(HAND32, samples=1, **args)
+    key = lambda e: (e["contract"], e.get("opponent"))  # noqa: E731
+    assert sorted(d["doubling"], key=key) == sorted(one["doubling"], key=key)
+
