@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 import typer
 
-from analyzer.errors import BarbuError, check_given, check_workers
+from analyzer.errors import BarbuError, check_given, check_seconds, check_workers
 from analyzer.pools import WorkerDied
 from reports.progress import Bar
 
@@ -247,16 +247,20 @@ def advise(
         except ValueError:
             raise BarbuError(f"bad --samples {samples!r}: a number or 'auto'") from None
     spec = constraint_spec(known, void, length)
+    limit = check_seconds(time_limit, "--time-limit")
     with Bar("sampling", 1, show_eta=True) as bar, _first_ctrl_c_stops(bar) as stop:
         def progress(done: int, total: int) -> None:
             bar.update(done - bar.pos, length=total)
+
+        if limit is not None:
+            bar.deadline(limit)
 
         res = run_advise(hand, seat=seat, rules=rules, remaining=remaining, samples=n,
                          seed=seed, workers=workers or None, progress=progress,
                          constraints=spec or None, doubling=doubling, race=race,
                          warn=lambda line: bar.write_above(line, err=True),
                          eta=bar.time_left if bar.enabled else None,
-                         time_limit=time_limit, stop=stop)
+                         time_limit=limit, stop=stop)
     _emit(res) if as_json else typer.echo(render_advice(res))
 
 

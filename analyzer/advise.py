@@ -57,7 +57,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_hand, as_seat, card_name, format_hand
-from analyzer.errors import BarbuError, check_whole, check_workers
+from analyzer.errors import BarbuError, check_seconds, check_whole, check_workers
 from analyzer.pools import fork_pool, load_kernels, wait_for
 from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, game_fingerprint,
                             load_rules, same_game_as_builtin)
@@ -1346,25 +1346,6 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
 
 
 # --------------------------------------------------------------------------- the advisor
-def _check_time_limit(t: Any) -> float | None:
-    """``--time-limit`` as seconds (a positive finite number), or None.
-
-    >>> _check_time_limit("0")
-    Traceback (most recent call last):
-    ...
-    analyzer.errors.BarbuError: bad --time-limit '0': a number of seconds above 0
-    """
-    if t is None:
-        return None
-    try:
-        v = float(t) if not isinstance(t, bool) else math.nan
-    except (TypeError, ValueError):
-        v = math.nan
-    if not (0 < v < math.inf):
-        raise BarbuError(f"bad --time-limit {t!r}: a number of seconds above 0")
-    return v
-
-
 def _solved_prefix(idx: Iterable[int], keys: Callable[[int], list[tuple]],
                    res: Mapping[tuple, Any]) -> int:
     """How many of the deals ``idx``, from the first, have every solve ``keys(j)`` in
@@ -1496,7 +1477,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     if not isinstance(race, (bool, np.bool_)):
         raise BarbuError(f"bad race {race!r}: true or false")
     race = bool(race)
-    time_limit = _check_time_limit(time_limit)
+    time_limit = check_seconds(time_limit, "--time-limit")
     auto, n_cap = _parse_samples(samples)
     if max_samples is not None:
         check_whole(max_samples, "max_samples", 1)

@@ -8,6 +8,7 @@ traceback.
 
 from __future__ import annotations
 
+import math
 from numbers import Integral
 
 
@@ -45,6 +46,27 @@ def check_whole(value: object, option: str, least: int, expected: str | None = N
 def check_workers(workers: object) -> None:
     """``--workers``: 0 (every core) or a positive count of processes."""
     check_whole(workers, "--workers", 0, "0 (every core) or more")
+
+
+def check_seconds(value: object, option: str) -> float | None:
+    """A number of seconds above 0 (text or a number; finite), or None for None.
+
+    >>> check_seconds("2.5", "--time-limit")
+    2.5
+    >>> check_seconds("0", "--time-limit")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.BarbuError: bad --time-limit '0': a number of seconds above 0
+    """
+    if value is None:
+        return None
+    try:
+        v = float(value) if not isinstance(value, bool) else math.nan  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        v = math.nan
+    if not 0 < v < math.inf:
+        raise BarbuError(f"bad {option} {value!r}: a number of seconds above 0")
+    return v
 
 
 def check_given(options: dict[str, object]) -> None:

@@ -72,6 +72,7 @@ class Bar:
         self.pos = self.base = 0
         self.item = ""
         self.hint: tuple[float, float] | None = None  # (seconds left, when told)
+        self.end: float | None = None  # the clock's time by which the work ends at the latest
         self.t0 = clock()
         self.shown = 0.0          # the share last shown (never goes back)
         self.drawn = 0            # characters of the line on screen (0: none)
@@ -102,6 +103,23 @@ class Bar:
         self.hint = (max(float(seconds), 0.0), self.clock())
         self._draw()
 
+    def deadline(self, seconds: float) -> None:
+        """The work ends ``seconds`` from now at the latest (a time limit): the time
+        left shown is never more, and the share drawn never less than the share of that
+        time spent.
+
+        >>> import io
+        >>> t = [0.0]
+        >>> bar = Bar("x", 100, enabled=True, file=io.StringIO(), columns=40,
+        ...           show_eta=True, clock=lambda: t[0])
+        >>> bar.deadline(60)
+        >>> t[0] = 15.0
+        >>> bar.line()
+        'x  [####--------------]   25%  00:00:45'
+        """
+        self.end = self.clock() + max(float(seconds), 0.0)
+        self._draw()
+
     def write_above(self, text: str, err: bool = False) -> None:
         """Print ``text`` (a line) to stdout, or stderr with ``err``, above the bar."""
         was_drawn = self.drawn > 0
@@ -118,6 +136,8 @@ class Bar:
         if left is not None and frac < 1.0:
             spent = self.clock() - self.t0
             frac = min(frac, spent / (spent + left)) if spent + left > 0 else 0.0
+        if self.end is not None and self.end > self.t0 and frac < 1.0:
+            frac = max(frac, min(1.0, (self.clock() - self.t0) / (self.end - self.t0)))
         self.shown = max(self.shown, frac)
         tail = (f"  {self.pos}/{self.length}" if self.show_pos
                 else f"  {100 * self.shown:3.0f}%")
@@ -145,10 +165,13 @@ class Bar:
         return clock_text(spent / done * (self.length - self.pos))
 
     def _left(self) -> float | None:
-        """The caller's guess of the time left, counted down since it came."""
+        """The caller's guess of the time left, counted down since it came (at most
+        the time to the deadline, if any)."""
+        to_end = None if self.end is None else max(0.0, self.end - self.clock())
         if self.hint is None:
-            return None
-        return max(0.0, self.hint[0] - (self.clock() - self.hint[1]))
+            return to_end
+        left = max(0.0, self.hint[0] - (self.clock() - self.hint[1]))
+        return left if to_end is None else min(left, to_end)
 
     def _draw(self, force: bool = False) -> None:
         if not self.enabled:

@@ -785,6 +785,12 @@ def test_the_advise_bar_shows_the_advisors_time_left(monkeypatch, capsys):
         assert json.loads(capsys.readouterr().out) == {"fake": True}
         assert (seen["eta"] is not None) is tty
     assert seen["line"].endswith(" 01:02:05")
+    # a time limit reaches the advisor as seconds, and caps the bar's time left
+    with pytest.raises(SystemExit) as e:
+        cli.main(["advise", "KQJ7..AK9.8", "-r", "barbu-32", "--json", "--time-limit", "90"])
+    assert e.value.code == 0 and seen["time_limit"] == 90.0 and callable(seen["stop"])
+    capsys.readouterr()
+    assert seen["line"].endswith(" 00:01:30") or seen["line"].endswith(" 00:01:29")
 
 
 def test_rules_save_names_the_contracts_the_solver_cannot_play(tmp_path):
