@@ -395,9 +395,9 @@ class _Runner:
 
     ``deadline`` (a :func:`_clock` time) and ``stop`` (a callable), if given: once the
     deadline has passed or ``stop()`` returns true (asked after each result and at
-    least once a second while workers solve), :meth:`map` hands out no more work and returns the results it has (those of
-    tasks still running are dropped), and ``halted`` says why (``"time"``, ``"stop"``;
-    None while it runs on). Tasks then always run on the pool, one worker or several,
+    least once a second while workers solve), :meth:`map` hands out no more work and
+    returns the results it has (those of tasks still running are dropped), and
+    ``halted`` says why (``"time"``, ``"stop"``; None while it runs on). Tasks then always run on the pool, one worker or several,
     so that none holds the run beyond that (the kernels are loaded before the fork,
     :func:`analyzer.pools.load_kernels`, not by a first solve here)."""
 
@@ -1442,15 +1442,15 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     stop : callable, optional
         ``stop()`` is asked after each result and at least once a second while workers
         solve (tasks then run on forked workers, as with a time limit); once it returns
-        true the run ends as at
-        a time limit, with ``interrupted`` true (``barbu advise``'s first Ctrl-C).
-        KeyboardInterrupt when no deal had been solved.
+        true the run ends as at a time limit, with ``interrupted`` true (``barbu
+        advise``'s first Ctrl-C). KeyboardInterrupt when no deal had been solved.
 
     Returns
     -------
     dict
         JSON-able: ``{"rules", "seat", "hand", "remaining", "samples", "seed", "workers",
-        "time_limit", "timed_out", "interrupted", "deals_consistent", "race", "options": [{"contract", "trump", "rank", "samples",
+        "time_limit", "timed_out", "interrupted", "deals_consistent", "race",
+        "options": [{"contract", "trump", "rank", "samples",
         "mean", "stderr", "ci95", "min", "max", "distribution", "p_best", "future",
         "score", "position"}],
         "recommendation": {…}, "doubling": [{"opponent", "samples", "low", "high", …}],
