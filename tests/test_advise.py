@@ -1457,10 +1457,8 @@ def test_race_with_every_option_doubled_skips_the_options_it_stopped():
     assert {(n["contract"], n["trump"]) for n in d["declarer_net"]} == full
 
 
-def _fake_clock(monkeypatch, after: int) -> None:
-    """The advisor's clock stands at 0 until its runner has taken ``after`` tasks'
-    results, then far past any deadline: a time limit that strikes at a known point
-    (the workers are forked, but only the parent reads the clock for the deadline)."""
+def _count_takes(monkeypatch) -> list[int]:
+    """A counter of the tasks' results the advisor's runner has taken so far."""
     taken = [0]
     take = A._Runner._take
 
@@ -1469,6 +1467,14 @@ def _fake_clock(monkeypatch, after: int) -> None:
         taken[0] += 1
 
     monkeypatch.setattr(A._Runner, "_take", counted)
+    return taken
+
+
+def _fake_clock(monkeypatch, after: int) -> None:
+    """The advisor's clock stands at 0 until its runner has taken ``after`` tasks'
+    results, then far past any deadline: a time limit that strikes at a known point
+    (the workers are forked, but only the parent reads the clock for the deadline)."""
+    taken = _count_takes(monkeypatch)
     monkeypatch.setattr(A, "_clock", lambda: 1e9 if taken[0] >= after else 0.0)
 
 
@@ -1547,14 +1553,7 @@ def test_a_time_limit_that_is_not_reached_changes_nothing():
 def test_a_stop_request_ends_the_run_like_a_time_limit(monkeypatch):
     """``stop()`` (the command line's first Ctrl-C) ends the run on the deals solved
     so far, as a time limit does, and says so; before any deal, KeyboardInterrupt."""
-    taken = [0]
-    take = A._Runner._take
-
-    def counted(self, out, res, t):
-        take(self, out, res, t)
-        taken[0] += 1
-
-    monkeypatch.setattr(A._Runner, "_take", counted)
+    taken = _count_takes(monkeypatch)
     d = advise(HAND32, seat="N", rules="barbu-32", samples=40, seed=8, workers=1,
                stop=lambda: taken[0] >= 4)
     n = d["samples"]
@@ -1575,14 +1574,7 @@ def test_a_stop_request_ends_the_run_like_a_time_limit(monkeypatch):
 def test_with_doubling_the_values_take_two_thirds_of_the_time_limit(monkeypatch):
     """With doubling brackets to solve, the values stop at 2/3 of the limit and the
     brackets' solves have the rest (on 52 cards the values alone would use it all)."""
-    taken = [0]
-    take = A._Runner._take
-
-    def counted(self, out, res, t):
-        take(self, out, res, t)
-        taken[0] += 1
-
-    monkeypatch.setattr(A._Runner, "_take", counted)
+    taken = _count_takes(monkeypatch)
     # 0 s for three value tasks, then 4 s (past the values' 3.33 s, within the limit's
     # 5) for one bracket task, then long past
     monkeypatch.setattr(A, "_clock", lambda: (0.0, 0.0, 0.0, 4.0)[taken[0]]
