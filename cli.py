@@ -284,6 +284,9 @@ def _first_ctrl_c_stops(bar: Bar):
                             "far (Ctrl-C again quits)", err=True)
         return bool(asked)
 
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield None  # (ignored, as in a script's background job, or handled by a host)
+        return
     try:
         old = signal.signal(signal.SIGINT, on_int)
     except ValueError:

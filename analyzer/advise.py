@@ -441,8 +441,14 @@ class _Runner:
         handed out a few at a time so that it sees the results so far."""
         out: dict = {}
         items = [t for t in items if not self._had(out, t)]
+        if self._halt():  # only what was solved already
+            for t in items:
+                got = self.kept.pop(_task_key(t), None)
+                if got is not None:
+                    self._take(out, got, t)
+            return out
         if (self.pool is None and (self.deadline is not None or self.stop is not None)
-                and items and not self._halt()):
+                and items):
             opts = _CTX["options"]
             kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
             load_kernels(tricks=False in kinds, dominoes=True in kinds)
@@ -463,11 +469,8 @@ class _Runner:
         self.open = {_task_key(t): t for t in items}
         if self.pool is None:
             for t in items:
-                got = self.kept.pop(_task_key(t), None)
-                if got is None and not self._halt():
-                    got = self._run_here(fuse(t, out) if fuse is not None else t)
-                if got is not None:
-                    self._take(out, got, t)
+                self._take(out, self.kept.pop(_task_key(t), None)
+                           or self._run_here(fuse(t, out) if fuse is not None else t), t)
             return out
         wanted = set()
         pending = []
@@ -1346,6 +1349,20 @@ def _doubling(rules: Rules, seat: int, opt: Option, rows: list[tuple[Any, Any]],
 
 
 # --------------------------------------------------------------------------- the advisor
+#: deals drawn between two looks at the runner's deadline and stop request
+DRAW_CHUNK = 1000
+
+
+def _draw(sampler: Sampler, k: int, rng: np.random.Generator, runner: _Runner) -> list[Hands]:
+    """``k`` deals, fewer if the run is halted meanwhile (drawing a million deals takes
+    half a minute; a Ctrl-C or the time limit must not wait for it). The deals are the
+    stream's next ones either way: a halted run keeps a prefix."""
+    out: list[Hands] = []
+    while len(out) < k and not runner._halt():
+        out.extend(sample_deals(sampler, min(DRAW_CHUNK, k - len(out)), rng))
+    return out
+
+
 def _solved_prefix(idx: Iterable[int], keys: Callable[[int], list[tuple]],
                    res: Mapping[tuple, Any]) -> int:
     """How many of the deals ``idx``, from the first, have every solve ``keys(j)`` in
@@ -1572,13 +1589,17 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
     stopped = f"the cap of {n_cap} deals"
     try:
         step = RACE_STEP_52 if race and r.deck == 52 else AUTO_STEP
-        target = min(step if race else AUTO_START, n_cap) if auto or race else n_cap
+        # (a time limit draws and solves in batches too: drawing 100,000 deals first
+        # took 3 s, and the limit struck before any solve)
+        target = (min(step if race else AUTO_START, n_cap)
+                  if auto or race or time_limit is not None else n_cap)
         # progress in solves: every option, then 6 doubling solves an option doubled
         n_dbl = (len(opts) if doubling == "all" else 1) if do_double else 0
         runner.total = n_cap * (len(opts) + 6 * n_dbl)
         nxt: list[Hands] = []  # the next batch's deals, drawn while this one is solved
+        before_race = list(active)  # the options solved before the race's last look
         while True:
-            new = nxt or sample_deals(sampler, target - len(deals), rng)
+            new = nxt or _draw(sampler, target - len(deals), rng, runner)
             base = len(deals)
             deals.extend(new)
             act = tuple(active)
@@ -1586,7 +1607,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             # batch's solves, or the doubling of the option leading so far
             ahead = None
             if len(deals) < n_cap:
-                nxt = sample_deals(sampler, min(n_cap, len(deals) + step) - len(deals), rng)
+                nxt = _draw(sampler, min(n_cap, len(deals) + step) - len(deals), rng, runner)
                 dk = list(enumerate(nxt, len(deals)))
                 ahead = _Ahead({k: _tasks("value", dk, (k,)) for k in act
                                 if _alone(opts[k])}, values, future, act,
@@ -1613,9 +1634,14 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
             if runner.halted:
                 # keep the deals before the first one not solved for every option
                 # (a prefix: `--samples N` with the same seed repeats them)
-                del deals[base + _solved_prefix(
-                    range(base, len(deals)),
-                    lambda i: [("value", i, k, None) for k in act], res):]
+                kept = _solved_prefix(range(base, len(deals)),
+                                      lambda i: [("value", i, k, None) for k in act], res)
+                del deals[base + kept:]
+                if race and not kept:
+                    # the kept deals end at the race's last look, which a `--samples N
+                    # --race` run does not take (it ends there): the options it stopped
+                    # were solved on every deal kept
+                    active = before_race
                 stopped = (f"the time limit of {time_limit:g} s" if runner.halted == "time"
                            else "a request to stop")
             values.extend([res["value", i, k, None] if k in act else None for k in all_idx]
@@ -1624,6 +1650,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 break
             cols = _columns(values, opts, future)
             if race:
+                before_race = list(active)
                 active = _race(cols, active, ranges)
                 n_dbl = (len(active) if doubling == "all" else 1) if do_double else 0
                 runner.total = (runner.done + (n_cap - len(deals)) * len(active)
@@ -1659,8 +1686,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                              + ("that time" if not do_double else
                                 f"the {VALUES_SHARE * time_limit:.3g} s the values may take "
                                 "(the rest is for the doubling brackets)")
-                             + ": allow more (a 52-card deal of the slow contracts can take "
-                             "minutes)")
+                             + ": allow more"
+                             + (" (a 52-card deal of the slow contracts can take minutes)"
+                                if r.deck == 52 else ""))
         halt = {"time": "time limit", "stop": "stopped on request"}.get(runner.halted or "")
         if halt:
             spent = ("" if time_limit is None else f" in {time_limit:g} s" if not do_double
@@ -1752,9 +1780,9 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
                 + ([("net", j, i, q) for q in (1, 2)] if net_solves else [])], res)
             if m < n:
                 halt = {"time": "time limit", "stop": "stopped on request"}[runner.halted]
-                notes.append(f"{halt}: the doubling brackets cover the first {m} of "
-                             f"the {n} deals" if m else
-                             f"{halt}: no doubling bracket had been solved")
+                notes.append(f"{halt}: the doubling brackets cover the first "
+                             + (f"{m} of the {n} deals" if m > 1 else f"deal of the {n}")
+                             if m else f"{halt}: no doubling bracket had been solved")
             for i in which if m else ():
                 per = [({y: (res["bet", j, i, (y, 0)], res["bet", j, i, (y, 1)])
                          for y in opponents},

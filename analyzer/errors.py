@@ -48,15 +48,21 @@ def check_workers(workers: object) -> None:
     check_whole(workers, "--workers", 0, "0 (every core) or more")
 
 
+#: the most seconds a time limit may be (some 116 days: larger ones are typing slips,
+#: and drawn as a countdown they fill the progress bar)
+MAX_SECONDS = 10_000_000
+
+
 def check_seconds(value: object, option: str) -> float | None:
-    """A number of seconds above 0 (text or a number; finite), or None for None.
+    """A number of seconds above 0 and at most ``MAX_SECONDS`` (text or a number), or
+    None for None.
 
     >>> check_seconds("2.5", "--time-limit")
     2.5
     >>> check_seconds("0", "--time-limit")
     Traceback (most recent call last):
     ...
-    analyzer.errors.BarbuError: bad --time-limit '0': a number of seconds above 0
+    analyzer.errors.BarbuError: bad --time-limit '0': a number of seconds above 0, at most 10000000
     """
     if value is None:
         return None
@@ -64,8 +70,9 @@ def check_seconds(value: object, option: str) -> float | None:
         v = float(value) if not isinstance(value, bool) else math.nan  # type: ignore[arg-type]
     except (TypeError, ValueError):
         v = math.nan
-    if not 0 < v < math.inf:
-        raise BarbuError(f"bad {option} {value!r}: a number of seconds above 0")
+    if not 0 < v <= MAX_SECONDS:
+        raise BarbuError(f"bad {option} {value!r}: a number of seconds above 0, at most "
+                         f"{MAX_SECONDS}")
     return v
 
 

@@ -704,6 +704,8 @@ def test_warns_before_solving_when_52_card_contracts_are_slow():
     (dict(time_limit=float("inf")), "bad --time-limit inf"),
     (dict(time_limit="soon"), "bad --time-limit 'soon'"),
     (dict(time_limit=True), "bad --time-limit True"),
+    (dict(time_limit=1e9), "bad --time-limit 1000000000.0: a number of seconds above 0, at "
+                           "most 10000000"),
 ])
 def test_errors_are_one_line(kw, words):
     args = dict(hand="AKQ2.JT9.876.543", seat="N", rules="tournament", samples=1, seed=1)
@@ -1515,7 +1517,7 @@ def test_a_time_limit_in_the_doubling_solves_keeps_their_first_deals(monkeypatch
     d = advise(HAND32, seat="W", rules=r, remaining="no-king,no-queens", samples=6,
                seed=4, doubling="all", workers=1, time_limit=5)
     assert d["samples"] == 6 and d["timed_out"] is True
-    assert "time limit: the doubling brackets cover the first 1 of the 6 deals" in d["notes"]
+    assert "time limit: the doubling brackets cover the first deal of the 6" in d["notes"]
     assert {e["samples"] for e in d["doubling"] + d["declarer_net"]} == {1}
     monkeypatch.undo()
     one = advise(HAND32, seat="W", rules=r, remaining="no-king,no-queens", samples=1,
@@ -1587,11 +1589,63 @@ def test_with_doubling_the_values_take_two_thirds_of_the_time_limit(monkeypatch)
     assert ("time limit: 3 of 6 deals solved in the first 3.33 s of 5 (the rest for the "
             "doubling brackets); --samples 3 --seed 4 repeats these values without a "
             "limit") in d["notes"]
-    assert "time limit: the doubling brackets cover the first 1 of the 3 deals" in d["notes"]
+    assert "time limit: the doubling brackets cover the first deal of the 3" in d["notes"]
     monkeypatch.undo()
     assert [o["mean"] for o in d["options"]] == [
         o["mean"] for o in advise(HAND32, samples=3, **args)["options"]]
     one = advise(HAND32, samples=1, **args)
     key = lambda e: (e["contract"], e.get("opponent"))  # noqa: E731
     assert sorted(d["doubling"], key=key) == sorted(one["doubling"], key=key)
+
+
+def test_a_limit_right_after_a_race_look_keeps_the_options_of_the_deals_kept(monkeypatch):
+    """The race stops options after each batch; a limit that strikes before any deal of
+    the next batch is solved keeps the deals up to that look, which a `--samples N
+    --race` run does not take (its last batch ends there): so the options it stopped
+    count as solved on every deal, and get their brackets, as in that run."""
+    looks: list[int] = []
+    race = A._race
+    clock = A._clock
+    jump = [0.0]
+
+    def counted(cols, active, ranges):
+        out = race(cols, active, ranges)
+        looks.append(len(out))
+        if len(looks) == 2:
+            jump[0] = 700.0  # past the values' share of 1000 s, before the end
+        return out
+
+    monkeypatch.setattr(A, "_race", counted)
+    monkeypatch.setattr(A, "_clock", lambda: clock() + jump[0])
+    r = with_variants("barbu-32", doubles="any", redouble=True)
+    kw = dict(seat="N", rules=r, seed=1, race=True, doubling="all", workers=2)
+    d = advise("KQJ7..AK9.8", samples=2000, time_limit=1000, **kw)
+    assert d["timed_out"] and d["samples"] == 40 and len(looks) == 2
+    monkeypatch.undo()
+    again = advise("KQJ7..AK9.8", samples=40, **kw)
+    assert _without_limit(d) == _without_limit(again)
+    assert looks[1] < len({(e["contract"], e["trump"]) for e in d["doubling"]})
+
+
+def test_drawing_deals_stops_with_the_run(monkeypatch):
+    """The deals are drawn in chunks, the run's deadline and stop request looked at in
+    between: a million deals take half a minute to draw, and a time limit or Ctrl-C
+    waited for all of them. Under a time limit they are drawn and solved in batches."""
+    drawn = [0]
+    draw = A.sample_deals
+
+    def counted(sampler, n, rng):
+        drawn[0] += n
+        return draw(sampler, n, rng)
+
+    monkeypatch.setattr(A, "sample_deals", counted)
+    with pytest.raises(KeyboardInterrupt):
+        advise(HAND32, seat="N", rules="barbu-32", samples=200_000, seed=1, workers=1,
+               stop=lambda: drawn[0] >= 2500)
+    assert drawn[0] == 3000  # (chunks of A.DRAW_CHUNK = 1000)
+    drawn[0] = 0
+    _fake_clock(monkeypatch, 3)
+    d = advise(HAND32, seat="N", rules="barbu-32", samples=200_000, seed=1, workers=1,
+               time_limit=10)
+    assert d["timed_out"] and 1 <= d["samples"] <= 20 and drawn[0] <= 2 * A.AUTO_STEP
 
