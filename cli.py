@@ -268,7 +268,8 @@ def advise(
 def _first_ctrl_c_stops(bar: Bar):
     """A ``stop()`` for the advisor: the first Ctrl-C (SIGINT) asks the run to end with
     the advice on the deals solved so far, the second quits (KeyboardInterrupt, exit
-    130). None where no handler can be set (not the main thread)."""
+    130). None where SIGINT is not Python's own default (inherited as ignored, or
+    handled by a host program) or no handler can be set (not the main thread)."""
     asked: list[bool] = []
     told: list[bool] = []
 
