@@ -423,13 +423,22 @@ def test_advise_race_json_and_table():
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
 
 
+def _default_sigint() -> None:
+    """In the child before it runs: Ctrl-C as a terminal gives it, whatever this test
+    run inherited (a shell's background job starts with SIGINT ignored, and Python then
+    keeps ignoring it)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_says_interrupted():
     """Ctrl-C in the middle of a long command: exit 130 with one line, no traceback."""
     import signal
     p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "advise", "AK72.Q5.A963.KJ4",
                           "--samples", "50", "--workers", "1", "--seed", "1"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                         preexec_fn=_default_sigint)
     assert p.stderr is not None
     try:
         first = p.stderr.readline()      # the 52-card note: inputs checked, solving starts
@@ -453,7 +462,8 @@ def test_advise_first_ctrl_c_gives_the_advice_so_far():
     args = ("advise", "AK9.T8.A.Q7", "-r", "barbu-32", "--seed", "3", "--workers", "1")
     p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args, "--samples", "20000",
                           "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                         preexec_fn=_default_sigint)
     try:
         time.sleep(8)  # (the 20,000 deals take minutes: the run is mid-way)
         p.send_signal(signal.SIGINT)
@@ -785,12 +795,24 @@ def test_the_advise_bar_shows_the_advisors_time_left(monkeypatch, capsys):
         assert json.loads(capsys.readouterr().out) == {"fake": True}
         assert (seen["eta"] is not None) is tty
     assert seen["line"].endswith(" 01:02:05")
-    # a time limit reaches the advisor as seconds, and caps the bar's time left
-    with pytest.raises(SystemExit) as e:
-        cli.main(["advise", "KQJ7..AK9.8", "-r", "barbu-32", "--json", "--time-limit", "90"])
-    assert e.value.code == 0 and seen["time_limit"] == 90.0 and callable(seen["stop"])
-    capsys.readouterr()
-    assert seen["line"].endswith(" 00:01:30") or seen["line"].endswith(" 00:01:29")
+    # a time limit reaches the advisor as seconds, and caps the bar's time left; Ctrl-C
+    # gives a stop request where SIGINT is Python's own (not where it came in ignored)
+    import signal
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(SystemExit) as e:
+            cli.main(["advise", "KQJ7..AK9.8", "-r", "barbu-32", "--json", "--time-limit",
+                      "90"])
+        assert e.value.code == 0 and seen["time_limit"] == 90.0 and callable(seen["stop"])
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+        capsys.readouterr()
+        assert seen["line"].endswith((" 00:01:30", " 00:01:29"))
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with pytest.raises(SystemExit):
+            cli.main(["advise", "KQJ7..AK9.8", "-r", "barbu-32", "--json"])
+        assert seen["stop"] is None and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def test_rules_save_names_the_contracts_the_solver_cannot_play(tmp_path):
