@@ -109,8 +109,14 @@ def solve(
                                           help="Processes for --batch (0, the default: all cores)."),
     node_limit: Optional[int] = typer.Option(None, "--node-limit",
                                              help="Stop a trick-contract search after this many nodes "
-                                                  "(about 2 million a second) with an error, "
-                                                  "instead of waiting."),
+                                                  "(about 2 million a second) with an error "
+                                                  "that says what it proved, instead of waiting."),
+    time_limit: Optional[str] = typer.Option(
+        None, "--time-limit", metavar="SECONDS",
+        help="Answer within about this many seconds: each search gets an equal share of "
+             "the time left, and one that runs out gives the bounds it proved (\"between "
+             "-8 and -4\"; JSON: \"value\": null, \"bounds\": [-8, -4]) instead of its "
+             "value. For every job of --batch alike."),
     example: bool = typer.Option(False, "--example", help="Solve the built-in example deal."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (one object); --batch always prints one JSON line per job. "
                                  "Values are numbers, or exact \"a/b\" strings where no decimal "
@@ -123,7 +129,7 @@ def solve(
     opts = {"rules": rules, "contract": contract, "trump": trump, "rank": rank,
             "declarer": declarer, "leader": leader, "seat": seat, "side": side, "bet": bet,
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
-            "out": out, "node_limit": node_limit}
+            "out": out, "node_limit": node_limit, "time_limit": time_limit}
     check_given({**opts, "batch": batch})
     if batch is not None:
         if deal is not None or example:
@@ -138,11 +144,14 @@ def solve(
         deal = example_deal(rules)
     if deal is None:
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
-    with Bar("solving", 1, show_pos=True) as bar:
+    limit = check_seconds(time_limit, "--time-limit")
+    with Bar("solving", 1, show_pos=True, show_eta=limit is not None) as bar:
         def progress(done: int, total: int, label: str) -> None:
             bar.update(done - bar.pos, item=label, length=total)
 
         show = bar.enabled and contract is None
+        if limit is not None:
+            bar.deadline(limit)
         res = solve_job({**opts, "deal": deal}, progress=progress if show else None)
     _emit(res) if as_json else typer.echo(render_solve(res))
 

@@ -3,17 +3,39 @@
 Every bad input (a deal, a card, a seat, a contract, a rules file, an option) raises
 :class:`BarbuError` with a one-line message naming the problem. The command line turns it
 into that line on stderr and exit status 2; nothing else should reach the user as a
-traceback.
+traceback. :class:`SearchStopped` is the one kind that carries data: a search's node or
+time limit struck, and the :class:`Bounds` its finished tests proved.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from fractions import Fraction
 from numbers import Integral
 
 
 class BarbuError(ValueError):
     """A user-facing error: the message is one line that names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a search stopped by its time limit proved: the value lies between ``low`` and
+    ``high`` (exact, both included)."""
+
+    low: Fraction
+    high: Fraction
+
+
+class SearchStopped(BarbuError):
+    """A search stopped by its node limit (``reason`` "nodes") or time limit ("time")
+    before its value was known. ``bounds``: what its finished tests proved (every value
+    of the position where they proved nothing)."""
+
+    def __init__(self, message: str, bounds: Bounds, reason: str) -> None:
+        super().__init__(message)
+        self.bounds, self.reason = bounds, reason
 
 
 def check_whole(value: object, option: str, least: int, expected: str | None = None

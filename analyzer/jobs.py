@@ -2,7 +2,7 @@
 
 A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
 options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, bet, cards,
-all_seats, trick, layout, out, node_limit``). :func:`solve_job` validates it, routes it
+all_seats, trick, layout, out, node_limit, time_limit``). :func:`solve_job` validates it, routes it
 to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
 (:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable shapes of
 ``design.md``:
@@ -16,6 +16,14 @@ to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
 * no contract → ``"rows": [{"contract", "trump", "rank", "seat", "value"}, …]``, one row
   per option (every trump suit, every starting rank) and seat, plus ``"best"``.
 
+``time_limit`` (seconds) bounds the whole job: each trick-contract search gets an equal
+share of the time left (what one leaves goes to the next), and one that its share stops
+gives ``"value": null`` with ``"bounds": [low, high]``, what its finished tests proved
+(``"values"``: null for that seat, and ``"bounds": {seat: [low, high]}``; a bet's
+``"bracket"``: null at that end, and ``"bracket_bounds"``, both ends' bounds). The result
+then says ``"time_limit"`` and ``"timed_out"``; a table's ``"best"`` is null unless one
+row is proven best. Dominoes searches always run to the end.
+
 Defaults: declarer N; the leader (or first player in Dominoes) follows the preset
 (``variants.lead`` / ``variants.dominoes_first``); the solved seat is the declarer.
 """
@@ -23,18 +31,20 @@ Defaults: declarer N; the leader (or first player in Dominoes) follows the prese
 from __future__ import annotations
 
 import json
+import time
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, as_cards, as_seat, card_name,
                             format_hand, parse_hands)
 from analyzer.doubling import to_number
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, Bounds, check_seconds
 from analyzer.rules import Contract, Rules, load_rules
 from analyzer.sampler import intersect_lengths
 
 JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", "seat",
-            "side", "bet", "cards", "all_seats", "trick", "layout", "out", "node_limit")
+            "side", "bet", "cards", "all_seats", "trick", "layout", "out", "node_limit",
+            "time_limit")
 
 
 # --------------------------------------------------------------------------- parsing
@@ -96,6 +106,9 @@ def _check_types(job: Mapping[str, Any]) -> None:
         elif k == "node_limit":
             ok = isinstance(v, int) and not isinstance(v, bool)
             want = "a whole number"
+        elif k == "time_limit":
+            ok = isinstance(v, (int, float, str)) and not isinstance(v, bool)
+            want = "a number of seconds"
         elif k == "rules":
             ok = isinstance(v, (str, Rules))
             want = "a preset name or a rules file"
@@ -181,6 +194,9 @@ class Job:
             raise BarbuError(f"bad --node-limit {nl!r}: expected a positive whole number "
                              "below 2^62")
         self.node_limit: int | None = nl
+        self.time_limit = check_seconds(job.get("time_limit"), "--time-limit")
+        self.end: float | None = None  # (the time limit's end, once the job runs)
+        self.timed_out = False
         self.all_seats = bool(job.get("all_seats"))
         self.layout = job.get("layout")
         out = job.get("out") or []
@@ -268,7 +284,10 @@ class Job:
         return {"seat": seat, "side": side}
 
     def solve_one(self, c: Contract, seat: int | None, side: tuple[int, ...] | None,
-                  trump: int | None, rank: int | None, bet: int | None = None) -> Fraction:
+                  trump: int | None, rank: int | None, bet: int | None = None,
+                  time_limit: float | None = None) -> Fraction:
+        """One value (``time_limit``: of a trick-contract search, which raises
+        :class:`SearchStopped` when it strikes; Dominoes searches always end)."""
         if c.is_dominoes:
             from analyzer.dominoes import solve_dominoes
             return solve_dominoes(self.hands, self.rules, c, first=self.first_player(),
@@ -276,20 +295,42 @@ class Job:
                                   **self._objective(c, seat, side, bet))
         from analyzer.solve import solve
         return solve(self.hands, self.rules, c, trump=trump, leader=self.leader,
-                     trick=self.trick, node_limit=self.node_limit,
+                     trick=self.trick, node_limit=self.node_limit, time_limit=time_limit,
                      **self._objective(c, seat, side, bet))
 
-    def card_values(self, c: Contract) -> dict[int, Fraction]:
+    def solve_all(self, questions: Sequence[tuple], end: float | None,
+                  before: Callable[[int], Any] | None = None) -> list[Fraction | Bounds]:
+        """:meth:`solve_one` of each tuple of its arguments (contract, seat, side, trump,
+        rank, bet), within the time to ``end`` (:func:`analyzer.solve.within_time`);
+        ``before(i)`` is called before question ``i`` is first solved."""
+        from analyzer.solve import within_time
+        seen: set[int] = set()
+
+        def slot(i: int) -> Callable[[float | None], Fraction]:
+            def run(share: float | None) -> Fraction:
+                if before is not None and i not in seen:
+                    before(i)
+                seen.add(i)
+                return self.solve_one(*questions[i], time_limit=share)
+            return run
+        vals = within_time([slot(i) for i in range(len(questions))], end)
+        self.timed_out |= any(isinstance(v, Bounds) for v in vals)
+        return vals
+
+    def card_values(self, c: Contract) -> dict[int, Fraction | Bounds]:
         if c.is_dominoes:
             from analyzer.dominoes import solve_dominoes_cards
             return solve_dominoes_cards(self.hands, self.rules, c, first=self.first_player(),
                                         start_rank=self.rank, layout=self.layout,
                                         out=self.out,
                                         **self._objective(c, self.seat, self.side, self.bet))
-        from analyzer.solve import solve_cards
-        return solve_cards(self.hands, self.rules, c, trump=self.trump, leader=self.leader,
+        from analyzer.solve import solve_cards, time_share
+        vals = solve_cards(self.hands, self.rules, c, trump=self.trump, leader=self.leader,
                            trick=self.trick, node_limit=self.node_limit,
+                           time_limit=time_share(self.end, 1),
                            **self._objective(c, self.seat, self.side, self.bet))
+        self.timed_out |= any(isinstance(v, Bounds) for v in vals.values())
+        return vals
 
     def options(self) -> list[tuple[Contract, int | None, int | None]]:
         """Every option of the preset's match (:func:`analyzer.options.options`); an
@@ -300,6 +341,15 @@ class Job:
                        declarer=self.declarer, dominoes=whole)
 
     def run(self) -> dict[str, Any]:
+        if self.time_limit is not None:
+            self.end = time.monotonic() + self.time_limit
+        res = self._run()
+        if self.time_limit is not None:
+            res["time_limit"] = self.time_limit
+            res["timed_out"] = self.timed_out
+        return res
+
+    def _run(self) -> dict[str, Any]:
         c = self.contract
         if c is None:
             return self.table()
@@ -331,25 +381,39 @@ class Job:
             if self.trick:
                 res["trick"] = [card_name(x) for x in self.trick]
         if self.all_seats:
-            res["values"] = {Seat(p).name: _num(self.solve_one(c, p, None, self.trump,
-                                                               self.rank))
-                             for p in range(4)}
+            vals = dict(zip((Seat(p).name for p in range(4)), self.solve_all(
+                [(c, p, None, self.trump, self.rank) for p in range(4)], self.end)))
+            res["values"] = {k: _value(v)["value"] for k, v in vals.items()}
+            if any(isinstance(v, Bounds) for v in vals.values()):
+                res["bounds"] = {k: _value(v)["bounds"] for k, v in vals.items()
+                                 if isinstance(v, Bounds)}
             return res
         res.update(self.who())
-        v = self.solve_one(c, self.seat, self.side, self.trump, self.rank, self.bet)
-        res["value"] = _num(v)
+        questions = [(c, self.seat, self.side, self.trump, self.rank, self.bet)]
         if self.bet is not None:
             # the other end: what the opponent guarantees of his score minus the seat's;
             # with perfect play the seat's score minus his lies in [value, -that]
-            w = self.solve_one(c, self.bet, None, self.trump, self.rank, self.seat)
+            questions.append((c, self.bet, None, self.trump, self.rank, self.seat))
+        end = self.end
+        if end is not None and self.cards:  # (the cards' share: as one more question)
+            now = time.monotonic()
+            end = now + (end - now) * len(questions) / (len(questions) + 1)
+        v, *rest = self.solve_all(questions, end)
+        res.update(_value(v))
+        if self.bet is not None:
+            w = rest[0]
+            high = Bounds(-w.high, -w.low) if isinstance(w, Bounds) else -w
             res["bet"] = Seat(self.bet).name
-            res["bracket"] = [_num(v), _num(-w)]
+            res["bracket"] = [_value(v)["value"], _value(high)["value"]]
+            if isinstance(v, Bounds) or isinstance(w, Bounds):
+                res["bracket_bounds"] = [_as_bounds(v), _as_bounds(high)]
         if self.cards:
             vals = self.card_values(c)
+            sign = -1 if self._maximises(c) else 1
             res["to_move"] = Seat(self._to_move(c)).name
-            res["cards"] = [{"card": "pass" if k < 0 else card_name(k), "value": _num(v)}
-                            for k, v in sorted(vals.items(), key=lambda kv: -kv[1]
-                                               if self._maximises(c) else kv[1])]
+            res["cards"] = [{"card": "pass" if k < 0 else card_name(k), **_value(v)}
+                            for k, v in sorted(vals.items(),
+                                               key=lambda kv: sign * _middle(kv[1]))]
         return res
 
     def _to_move(self, c: Contract) -> int:
@@ -394,30 +458,71 @@ class Job:
                              f"{'--side' if self.side else '--bet'} or name a --contract")
         if self.cards:
             raise BarbuError("--cards values each card in one contract: name a --contract")
-        rows = []
         todo = [(c, trump, rank, p) for c, trump, rank in self.options() for p in seats]
         if not todo:
             raise BarbuError(f"no option of {self.rules.name}'s match applies to this "
                              "position (Dominoes needs a whole deal): name a --contract")
-        for i, (c, trump, rank, p) in enumerate(todo):
+
+        def before(i: int) -> None:
             if self.progress is not None:
+                c, trump, rank, _ = todo[i]
                 label = c.id + ("" if trump is None else f" {'SHDC'[trump]}") + (
                     "" if rank is None else f" from {RANK_CHARS[rank]}")
                 self.progress(i, len(todo), label)
-            v = self.solve_one(c, p, None, trump, rank)
-            rows.append({"contract": c.id,
-                         "trump": None if trump is None else "SHDC"[trump],
-                         "rank": None if rank is None else RANK_CHARS[rank],
-                         "seat": Seat(p).name, "value": v})
-        best = max(range(len(rows)), key=lambda i: rows[i]["value"])  # (exact values)
+        vals = self.solve_all([(c, p, None, trump, rank) for c, trump, rank, p in todo],
+                              self.end, before)
+        rows = [{"contract": c.id, "trump": None if trump is None else "SHDC"[trump],
+                 "rank": None if rank is None else RANK_CHARS[rank],
+                 "seat": Seat(p).name, "value": v}
+                for (c, trump, rank, p), v in zip(todo, vals)]
+        best = proven_best([row["value"] for row in rows])
         for i, row in enumerate(rows):
-            row["value"] = _num(row["value"])
+            row.update(_value(row["value"]))
             if len(seats) == 1:  # (as the table of starting ranks marks it)
                 row["best"] = i == best
         if len(seats) == 1:
-            res["best"] = dict(rows[best])
+            res["best"] = None if best is None else dict(rows[best])
         res["rows"] = rows
         return res
+
+
+def _value(v: Fraction | Bounds) -> dict[str, Any]:
+    """A value's JSON keys: ``{"value": v}``, or ``{"value": None, "bounds": [low, high]}``
+    for a search its time limit stopped."""
+    if isinstance(v, Bounds):
+        return {"value": None, "bounds": [_num(v.low), _num(v.high)]}
+    return {"value": _num(v)}
+
+
+def _as_bounds(v: Fraction | Bounds) -> list[int | float | str]:
+    return [_num(v.low), _num(v.high)] if isinstance(v, Bounds) else [_num(v), _num(v)]
+
+
+def _middle(v: Fraction | Bounds) -> Fraction:
+    """Where a value sorts: itself, or the middle of its bounds."""
+    return (v.low + v.high) / 2 if isinstance(v, Bounds) else v
+
+
+def proven_best(values: Sequence[Fraction | Bounds]) -> int | None:
+    """Index of the first value proven to be at least every other one (for exact values,
+    the first of the largest), or None where bounds leave the best open.
+
+    >>> F = Fraction
+    >>> proven_best([F(-4), F(2), F(2)])
+    1
+    >>> proven_best([F(-4), Bounds(F(-8), F(-5)), F(1)])
+    2
+    >>> proven_best([Bounds(F(15), F(20)), F(20)])
+    1
+    >>> proven_best([F(-4), Bounds(F(-8), F(-3))]) is None
+    True
+    """
+    low = [v.low if isinstance(v, Bounds) else v for v in values]
+    high = [v.high if isinstance(v, Bounds) else v for v in values]
+    for i in range(len(values)):
+        if all(low[i] >= high[j] for j in range(len(values)) if j != i):
+            return i
+    return None
 
 
 def _deal_text(hands: Sequence[Iterable[int]]) -> str:

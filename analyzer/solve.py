@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from fractions import Fraction
 from math import ceil, floor, gcd, lcm
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
 from analyzer.cards import Deal, Seat, as_seat, as_seats, as_weights, card_name, parse_hands
 from analyzer.compile import CompiledContract, card_bitpos, compile_contract
 from analyzer.engine import TrickGame
-from analyzer.errors import BarbuError, check_whole
+from analyzer.errors import BarbuError, Bounds, SearchStopped, check_seconds, check_whole
 from analyzer.rules import Contract, Rules, load_rules
 from solvers import tricks as K
 
@@ -109,6 +110,13 @@ QT_HB = True
 #: of the value (``_trick_guess``) and steps one trick at a time from there, rather than
 #: halving the range; off only to measure what that saves.
 GUESS_FIRST = True
+#: Under a time limit, a value with at most this many possible values is found by
+#: single tests inward from both ends of its range (``_Problem._squeeze``) rather than
+#: by halving it: a test far from the value is cheap (the example deal's No Tricks, N's
+#: 13 tests from 0 to 100,000 nodes but 1.4 M and 17.4 M for the two next to the value),
+#: so the range narrows at once, where halving starts with the test at the middle and a
+#: short limit proves nothing (0 s to all 13: about as long as halving's 5 tests).
+SQUEEZE_MAX_VALUES = 64
 #: Start a search's table at the least size that each of the last HINT_RUN alike
 #: problems solved in this thread needed (``_Problem``), rather than growing it through
 #: each size again; off only to measure what that saves (BENCHMARKS.md, thirty-fifth
@@ -255,7 +263,8 @@ class _Problem:
     """A validated position + objective, compiled to kernel arrays."""
 
     def __init__(self, deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                 maximizers, trick, whole_hand, tt_bits, node_limit=None, bounds=None):
+                 maximizers, trick, whole_hand, tt_bits, node_limit=None, bounds=None,
+                 time_limit=None):
         rules = load_rules(rules) if not isinstance(rules, Rules) else rules
         c = rules.contract(contract) if not isinstance(contract, Contract) else contract
         if c.id not in rules.contracts or rules.contracts[c.id] is not c and \
@@ -579,6 +588,11 @@ class _Problem:
             raise BarbuError(f"bad node_limit {node_limit}: expected a positive number "
                              "below 2^62")
         P[K.P_NODE_LIMIT] = 0 if node_limit is None else int(node_limit)
+        limit = check_seconds(time_limit, "time_limit")
+        #: when the search stops (time.monotonic()), or None; a caller may move it
+        self.deadline = None if limit is None else time.monotonic() + limit
+        self.timed_out = False  # (whether the last kernel call's time ran out)
+        self.known = [self.lo, self.hi]  # what the finished tests proved (scaled)
         psum = int(cc.pts.sum()) + int(cc.tpl.sum())
         P[K.P_PSIGN] = 1 if psum >= 0 else -1
         self.stats = np.zeros(K.STATS_SIZE, dtype=np.int64)
@@ -594,6 +608,7 @@ class _Problem:
             return sum((wi * si for wi, si in zip(self.weights, g.score())), Fraction(0))
         if self.grid == 0:
             return Fraction(0)
+        self.known = [self.lo, self.hi]
         kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
         # a row a ply: moves in columns 0-15, their scores in 16-28, the ply's killer
         # move in 31 (kept from one null-window test to the next); row K.MB_PROBE: where
@@ -607,6 +622,9 @@ class _Problem:
         args = (hands, tbuf, rcnt, oc, kbuf, mbuf, relbuf)
         lo, hi = self.lo, self.hi
         step = self.grid
+        if (self.deadline is not None and self.near is None
+                and (hi - lo) // step < SQUEEZE_MAX_VALUES):
+            return self.fraction(self._squeeze(lo, hi, *args))
         guess = self._guess() if only < 0 and self.near is None else None
         if guess is not None:
             return self.fraction(self._steps(guess, lo, hi, *args))
@@ -624,6 +642,28 @@ class _Problem:
                     return self.fraction(v)
                 hi = v
         return self.fraction(self._tests(lo, hi, *args))
+
+    def _squeeze(self, lo: int, hi: int, *args) -> int:
+        """The value by single null-window tests inward from both ends of [lo, hi]: is it
+        above the lowest value not ruled out, is it the highest; each time at the end
+        whose last test took fewer nodes (the cheaper, farther from the value)."""
+        step = self.grid
+        cost = [0, 0]  # the last test's nodes from below, from above
+        while lo < hi:
+            up = cost[0] <= cost[1]
+            n0 = int(self.stats[0])
+            if up:
+                if self._tests(lo, lo + step, *args) == lo:
+                    hi = lo
+                else:
+                    lo += step
+            else:
+                if self._tests(hi - step, hi, *args) == hi:
+                    lo = hi
+                else:
+                    hi -= step
+            cost[0 if up else 1] = int(self.stats[0]) - n0
+        return lo
 
     def _guess(self) -> int | None:
         """A guess of the value where one exists (``GUESS_FIRST``), on the grid."""
@@ -716,12 +756,54 @@ class _Problem:
             raise out[0]
         return out[0]
 
+    def _timed(self, *args) -> int:
+        """``_kernel(*args)``, stopped at ``self.deadline``: a timer thread sets the node
+        limit to 1, which the search reads at its next node (it releases the GIL); the
+        limit is restored once the timer can no longer fire. ``self.timed_out`` says
+        whether it fired."""
+        self.timed_out = False
+        if self.deadline is None:
+            return self._kernel(*args)
+        limit = int(self.P[K.P_NODE_LIMIT])
+        fired: list[bool] = []
+
+        def stop() -> None:
+            fired.append(True)
+            self.P[K.P_NODE_LIMIT] = 1
+
+        left = self.deadline - time.monotonic()
+        timer = None
+        if left <= 0:
+            stop()
+        else:
+            timer = threading.Timer(left, stop)
+            timer.daemon = True
+            timer.start()
+        try:
+            return self._kernel(*args)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()
+            self.P[K.P_NODE_LIMIT] = limit
+            self.timed_out = bool(fired)
+
+    def _narrow(self, a: int, b: int, low: int, high: int) -> None:
+        """What a test over the window [a, b] proved: the value clamped to the window lies
+        in [low, high], so the value is at least ``low`` if it is above ``a`` and at most
+        ``high`` if it is below ``b``."""
+        if low > a:
+            self.known[0] = max(self.known[0], low)
+        if high < b:
+            self.known[1] = min(self.known[1], high)
+
     def _tests(self, lo: int, hi: int, hands, tbuf, rcnt, oc, kbuf, mbuf, relbuf) -> int:
         """The null-window tests of ``K._solve`` over [lo, hi] (scaled), growing the table
-        when it fills."""
+        when it fills; :class:`SearchStopped` at the node or time limit."""
+        window = (lo, hi)
         while True:
             ttk, tte, ttd = _tt(self.tt_bits, self.words, self.token)
-            v = self._kernel(hands, tbuf, self.nt, self.leader, self.tl, self.st_t,
+            v = self._timed(hands, tbuf, self.nt, self.leader, self.tl, self.st_t,
                              self.st_c, rcnt, oc, lo, hi, self.P, self.masks,
                              ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
             if self.stats[8] != 2:
@@ -741,7 +823,17 @@ class _Problem:
             self.P[K.P_TT_GROW] = self.tt_bits < GROW_TT_BITS
             self.stats[8] = 0
         if self.stats[8]:
-            raise BarbuError(f"search stopped: node limit {int(self.P[K.P_NODE_LIMIT])} reached")
+            self._narrow(*window, v, int(self.stats[15]))
+            b = Bounds(self.fraction(self.known[0]), self.fraction(self.known[1]))
+            self.stats[8] = 0  # (a caller may go on with a new deadline)
+            between = f"the value lies between {b.low} and {b.high}"
+            if self.timed_out:
+                raise SearchStopped(f"search stopped: time limit reached ({between})", b,
+                                    "time")
+            raise SearchStopped(f"search stopped: node limit "
+                                f"{int(self.P[K.P_NODE_LIMIT])} reached ({between})", b,
+                                "nodes")
+        self._narrow(*window, v, v)
         if self.tt_grow:
             # the least size that would have held its entries without growing
             b = _default_tt_bits(self.tl)
@@ -760,8 +852,8 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
           maximizers: Iterable[int | str | Seat] | None = None,
           trick: Sequence[int] = (), whole_hand: bool | None = None,
           tt_bits: int | None = None, node_limit: int | None = None,
-          bounds: tuple[Fraction | int | None, Fraction | int | None] | None = None
-          ) -> Fraction:
+          bounds: tuple[Fraction | int | None, Fraction | int | None] | None = None,
+          time_limit: float | None = None) -> Fraction:
     """Double-dummy value of a trick-contract position.
 
     Parameters
@@ -795,7 +887,12 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         12 up to 4 tricks, 16 up to 8, 17 above, and a search that fills it goes on in a
         larger one, up to 2 ** 24, with what it stored; about 100 bytes an entry); 4 to 26.
     node_limit : int, optional
-        Give up (BarbuError) after this many search nodes; default: no limit.
+        Give up after this many search nodes (:class:`SearchStopped`, a
+        :class:`BarbuError`, ``reason`` "nodes"); default: no limit.
+    time_limit : float, optional
+        Give up after this many seconds (:class:`SearchStopped`, ``reason`` "time"). The
+        exception's ``bounds`` hold what the finished tests proved: the value lies
+        between ``bounds.low`` and ``bounds.high``.
     bounds : (low, high), optional
         Values the caller *knows* the result lies within (either may be None): the
         search tests only the values inside, so a bound that does not hold gives a wrong
@@ -816,9 +913,11 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     BarbuError
         Bad or inconsistent input, one line naming it (unknown contract, dominoes, missing
         trump suit, seat not in side, hands the trick does not explain, illegal trick cards).
+    SearchStopped
+        The node or time limit was reached first.
     """
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                  maximizers, trick, whole_hand, tt_bits, node_limit, bounds)
+                  maximizers, trick, whole_hand, tt_bits, node_limit, bounds, time_limit)
     return pb.run()
 
 
@@ -1000,31 +1099,97 @@ def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
                 weights: Sequence[int | Fraction] | None = None,
                 maximizers: Iterable[int | str | Seat] | None = None,
                 trick: Sequence[int] = (), whole_hand: bool | None = None,
-                tt_bits: int | None = None, node_limit: int | None = None
-                ) -> dict[int, Fraction]:
+                tt_bits: int | None = None, node_limit: int | None = None,
+                time_limit: float | None = None) -> dict[int, Fraction | Bounds]:
     """Value of each legal card of the player to move (card index → value).
 
     Same parameters as :func:`solve`; the value of a card is the objective's value when
     that card is played now and play is perfect afterwards. Empty when the hand is over.
+    ``time_limit`` covers every card (:func:`within_time`): a card whose search it
+    stops gets the :class:`Bounds` its tests proved instead of a value.
     """
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
                   maximizers, trick, whole_hand, tt_bits, node_limit)
-    out: dict[int, Fraction] = {}
-    for c in pb.game.legal():
-        out[c] = pb.run(only=c)
-    return out
+    legal = list(pb.game.legal())
+
+    def card(c: int) -> Slot:
+        def run(share: float | None) -> Fraction:
+            if share is not None:
+                pb.deadline = time.monotonic() + share
+            return pb.run(only=c)
+        return run
+    vals = within_time([card(c) for c in legal], _end(time_limit))
+    return dict(zip(legal, vals))
+
+
+#: A search to run within a share of a time limit: called with its seconds (None: no
+#: limit), it returns the value or raises :class:`SearchStopped`.
+Slot = Callable[[float | None], Fraction]
+#: Rerun the searches a time limit stopped while the time left gives each at least this
+#: times the time it had (the same time would stop it at the same place).
+RERUN_FACTOR = 2.0
+
+
+def _end(time_limit: float | None) -> float | None:
+    """When a ``time_limit`` that starts now ends (``time.monotonic()``)."""
+    limit = check_seconds(time_limit, "time_limit")
+    return None if limit is None else time.monotonic() + limit
+
+
+def time_share(end: float | None, solves: int) -> float | None:
+    """Seconds for the next of ``solves`` searches that must end by ``end``
+    (``time.monotonic()``): an equal share of the time left (at least a microsecond:
+    a search past the end stops at once with what it proved, nothing)."""
+    if end is None:
+        return None
+    return max((end - time.monotonic()) / max(solves, 1), 1e-6)
+
+
+def within_time(slots: Sequence[Slot], end: float | None) -> list[Fraction | Bounds]:
+    """Run each search in ``slots`` with an equal share of the time left to ``end``
+    (what one leaves goes to the next); then, while the time left gives each search it
+    stopped at least ``RERUN_FACTOR`` times the share it had, run those again from the
+    start with the larger shares. A search stopped each time gets the :class:`Bounds`
+    its runs proved (the tightest of each end); one stopped by its node limit raises."""
+    out: list[Fraction | Bounds | None] = [None] * len(slots)
+    had = [0.0] * len(slots)
+    todo = list(range(len(slots)))
+    while todo:
+        for k, i in enumerate(todo):
+            share = time_share(end, len(todo) - k)
+            had[i] = share or 0.0
+            try:
+                out[i] = slots[i](share)
+            except SearchStopped as e:
+                if e.reason != "time":
+                    raise
+                old, b = out[i], e.bounds
+                out[i] = b if old is None else Bounds(max(old.low, b.low),  # type: ignore[union-attr]
+                                                      min(old.high, b.high))  # type: ignore[union-attr]
+        stopped = [i for i in todo if isinstance(out[i], Bounds)]
+        if end is None or not stopped:
+            break
+        each = (end - time.monotonic()) / len(stopped)
+        todo = [i for i in stopped if each >= RERUN_FACTOR * had[i]]
+    return out  # type: ignore[return-value]
 
 
 def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
                     contract: Contract | str, *, trump: int | str | None = None,
                     leader: int | str | Seat, trick: Sequence[int] = (),
                     whole_hand: bool | None = None, tt_bits: int | None = None,
-                    node_limit: int | None = None) -> dict[int, Fraction]:
-    """Guaranteed value of each seat (seat index → value); see :func:`solve`."""
-    return {p: solve(deal_or_hands, rules, contract, trump=trump, leader=leader, seat=p,
-                     trick=trick, whole_hand=whole_hand, tt_bits=tt_bits,
-                     node_limit=node_limit)
-            for p in range(4)}
+                    node_limit: int | None = None, time_limit: float | None = None
+                    ) -> dict[int, Fraction | Bounds]:
+    """Guaranteed value of each seat (seat index → value); see :func:`solve`.
+    ``time_limit`` covers the four seats (:func:`within_time`): a seat whose search it
+    stops gets :class:`Bounds`."""
+    def seat(p: int) -> Slot:
+        def run(share: float | None) -> Fraction:
+            return _Problem(deal_or_hands, rules, contract, trump, leader, p, None, None,
+                            None, trick, whole_hand, tt_bits, node_limit, None, share).run()
+        return run
+    return dict(zip(range(4), within_time([seat(p) for p in range(4)],
+                                          _end(time_limit))))
 
 
 def _trick_guess(hands: np.ndarray, side: int, trump: int = -1) -> int:
@@ -1116,4 +1281,5 @@ def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
 
 
 __all__ = ["solve", "solve_cards", "solve_all_seats", "solve_stats", "objective",
-           "card_name", "score_sign", "declarer_bet_bounds", "solve_from_value"]
+           "card_name", "score_sign", "declarer_bet_bounds", "solve_from_value", "Bounds",
+           "SearchStopped", "time_share", "within_time"]

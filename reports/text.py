@@ -80,6 +80,10 @@ def render_solve(res: dict[str, Any]) -> str:
         out.append(f"layout    {res['layout']}")
     if "out" in res:
         out.append(f"out       {res['out']} (in the order they went out)")
+    if "time_limit" in res:
+        out.append(f"time limit {number_text(res['time_limit'])} s" + (
+            " (reached: where a search ran out, the bounds it proved)"
+            if res.get("timed_out") else ""))
     if "rows" in res:
         rows = res["rows"]
         seats = sorted({r["seat"] for r in rows}, key="NESW".index)
@@ -87,16 +91,18 @@ def render_solve(res: dict[str, Any]) -> str:
         if len(seats) == 1:
             out.append(f"guaranteed value of {seats[0]} (the other three play against him), "
                        "best first:")
-            ordered = sorted(rows, key=lambda r: -float(_to_float(r["value"])))
+            ordered = sorted(rows, key=lambda r: -_middle(r))
             best = res.get("best")
-            body = [[option_label(r), _num(r["value"]),
+            body = [[option_label(r), _value_text(r),
                      "<- best" if best and _same(r, best) else ""] for r in ordered]
             out.append(_grid(["option", "value", ""], body))
+            if best is None:
+                out.append("the best option is not known: the bounds leave it open")
         else:
             by: dict[str, dict[str, Any]] = {}
             for r in rows:
-                by.setdefault(option_label(r), {})[r["seat"]] = r["value"]
-            body = [[k] + [_num(v[s]) for s in seats] for k, v in by.items()]
+                by.setdefault(option_label(r), {})[r["seat"]] = r
+            body = [[k] + [_value_text(v[s]) for s in seats] for k, v in by.items()]
             out.append("guaranteed value of each seat:")
             out.append(_grid(["option"] + seats, body))
         return "\n".join(out)
@@ -105,27 +111,54 @@ def render_solve(res: dict[str, Any]) -> str:
     if "values" in res:
         out.append("")
         out.append("guaranteed value of each seat:")
-        out.append(_grid(["seat", "value"], [[s, _num(v)] for s, v in res["values"].items()]))
+        bounds = res.get("bounds", {})
+        out.append(_grid(["seat", "value"], [
+            [s, _value_text({"value": v, "bounds": bounds.get(s)})]
+            for s, v in res["values"].items()]))
         return "\n".join(out)
     who = f"side {res['side']}" if "side" in res else f"seat {res['seat']}"
     out.append("")
     if "bet" in res:
         x, y = res["seat"], res["bet"]
-        lo, hi = res["bracket"]
         who = f"{x}'s bet against {y}"
+        ends = [_value_text({"value": v, "bounds": b}) for v, b in
+                zip(res["bracket"], res.get("bracket_bounds", [None, None]))]
         out.append(f"{x}'s bet against {y} (his score minus {y}'s, the other three against "
-                   f"him): {x} guarantees {_num(lo)}, {y} holds it to {_num(hi)}")
-        out.append(f"the bet's bracket [{_num(lo)}, {_num(hi)}]: "
-                   + _bet_verdict(x, y, _to_float(lo), _to_float(hi)))
+                   f"him): {x} guarantees {ends[0]}, {y} holds it to {ends[1]}")
+        lo, hi = res["bracket"]
+        if lo is None or hi is None:
+            out.append("the bet's bracket: not known, a search ran out of time")
+        else:
+            out.append(f"the bet's bracket [{_num(lo)}, {_num(hi)}]: "
+                       + _bet_verdict(x, y, _to_float(lo), _to_float(hi)))
     else:
-        out.append(f"guaranteed value of {who}: {_num(res['value'])}")
+        out.append(f"guaranteed value of {who}: {_value_text(res)}")
     if "cards" in res:
         out.append("")
         out.append(f"each legal card of {res['to_move']} (guaranteed value of {who} after "
                    "it):")
-        out.append(_grid(["card", "value"], [[c["card"], _num(c["value"])]
+        out.append(_grid(["card", "value"], [[c["card"], _value_text(c)]
                                              for c in res["cards"]]))
     return "\n".join(out)
+
+
+def _value_text(entry: dict[str, Any]) -> str:
+    """An entry's ``"value"``, or its ``"bounds"`` where a time limit stopped the search.
+
+    >>> _value_text({"value": -4}), _value_text({"value": None, "bounds": [-8, "-1/3"]})
+    ('-4', 'between -8 and -1/3')
+    """
+    if entry.get("value") is None and entry.get("bounds") is not None:
+        low, high = entry["bounds"]
+        return f"between {_num(low)} and {_num(high)}"
+    return _num(entry.get("value"))
+
+
+def _middle(entry: dict[str, Any]) -> float:
+    """Where an entry sorts: its value, or the middle of its bounds."""
+    if entry.get("value") is None and entry.get("bounds") is not None:
+        return sum(_to_float(b) for b in entry["bounds"]) / 2
+    return _to_float(entry["value"])
 
 
 def _bet_verdict(x: str, y: str, lo: float, hi: float) -> str:

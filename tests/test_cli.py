@@ -228,6 +228,9 @@ def test_dominoes_json_layout_is_canonical():
     (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),
     (("advise", "AK72.Q5.A963.KJ4", "--workers", "-2"), "bad --workers -2"),
     (("advise", "--example", "--time-limit", "0"), "bad --time-limit '0'"),
+    (("solve", ENDGAME, "-c", "no-king", "--time-limit", "-1"), "bad --time-limit '-1'"),
+    (("solve", ENDGAME, "-c", "no-king", "--time-limit", "2s"), "bad --time-limit '2s'"),
+    (("solve", ENDGAME, "-c", "no-king", "--time-limit", "1e8"), "at most 10000000"),
     (("advise", "--example", "--time-limit", "1m"), "bad --time-limit '1m'"),
     (("advise", "--example", "--time-limit", ""), "empty --time-limit"),
     (("deal", "--seed", "-1"), "bad --seed -1"),
@@ -240,6 +243,27 @@ def test_bad_input_gives_one_line_and_exit_2(args, needle):
     assert needle in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
     assert "Traceback" not in p.stderr
+
+
+def test_solve_time_limit_gives_bounds_in_json_and_text():
+    """A limit that strikes at once (1e-9 s): the value is null with bounds around it (the
+    example's No King value for East is -20: its bounds hold it), exit 0; the text says
+    "between" and that the limit was reached; in a batch the limit is a job key too."""
+    full = ok_json("solve", "--example", "-c", "no-king", "--seat", "E")
+    cut = ok_json("solve", "--example", "-c", "no-king", "--seat", "E", "--time-limit", "1e-9")
+    assert cut["timed_out"] is True and cut["time_limit"] == 1e-9
+    assert cut["value"] is None and cut["bounds"][0] <= full["value"] <= cut["bounds"][1]
+    p = run("solve", "--example", "-c", "no-king", "--seat", "E", "--time-limit", "1e-9")
+    assert p.returncode == 0, p.stderr
+    assert "time limit 1e-09 s (reached" not in p.stdout  # (plain decimals)
+    assert "(reached: where a search ran out" in p.stdout
+    assert f"guaranteed value of seat E: between {cut['bounds'][0]} and " in p.stdout
+    p = run("solve", "--batch", "-", "-c", "no-king", input=(
+        '{"deal": "%s", "time_limit": 1e-9}\n{"deal": "%s", "time_limit": true}\n'
+        % (full["deal"], full["deal"])))
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    assert lines[0]["timed_out"] is True and lines[0]["value"] is None
+    assert "bad time_limit True" in lines[1]["error"] and p.returncode == 2
 
 
 def test_batch_one_json_line_per_job_in_order(tmp_path):

@@ -94,3 +94,55 @@ def test_values_print_as_given(v, shown):
     res = {"deal": "x", "rules": "r", "declarer": "N", "leader": "N", "contract": "c",
            "seat": "N", "value": v}
     assert render_solve(res).splitlines()[-1] == f"guaranteed value of seat N: {shown}"
+
+
+def _bounded(res: dict) -> dict:
+    """``res`` as a time limit would have left it had every trick search stopped with
+    bounds one point either side of its value (Dominoes rows stay exact)."""
+    out = dict(res, time_limit=0.5, timed_out=True)
+
+    def cut(entry: dict) -> dict:
+        v = entry["value"]
+        return dict(entry, value=None, bounds=[v - 1, v + 1])
+    if "rows" in res:
+        out["rows"] = [r if r["contract"] == "dominoes" else cut(r) for r in res["rows"]]
+        out["best"] = None
+    if "values" in res:
+        out["bounds"] = {s: [v - 1, v + 1] for s, v in res["values"].items() if s != "E"}
+        out["values"] = {s: (v if s == "E" else None) for s, v in res["values"].items()}
+    if "bracket" in res:
+        lo, hi = res["bracket"]
+        out.update(cut(res), bracket=[None, hi], bracket_bounds=[[lo - 1, lo + 1], [hi, hi]])
+    elif "value" in res:
+        out.update(cut(res))
+    if "cards" in res:
+        out["cards"] = [cut(c) if c["card"] == "DK" else c for c in res["cards"]]
+    return out
+
+
+def test_bounds_show_where_values_would():
+    """Every shape with bounds in place of values (a time limit): "between a and b" in
+    the value's place, the limit in the header, no best where none is proven, no verdict
+    on a bet whose bracket is open."""
+    res, _ = _solve(contract="no-king", seat="E")
+    text = render_solve(_bounded(res))
+    v = res["value"]
+    assert f"guaranteed value of seat E: between {v - 1} and {v + 1}" in text
+    assert "time limit 0.5 s (reached: where a search ran out" in text
+    res, _ = _solve(contract="no-king", all_seats=True)
+    (t,) = grids(render_solve(_bounded(res)))
+    assert t.rows[1] == ["E", str(res["values"]["E"])]
+    assert t.rows[0] == ["N", f"between {res['values']['N'] - 1} and {res['values']['N'] + 1}"]
+    res, _ = _solve(contract="no-king", cards=True)
+    (t,) = grids(render_solve(_bounded(res)))
+    assert ["DK", "between -1 and 1"] in t.rows and ["DA", "0"] in t.rows
+    res, _ = _solve(contract="no-king", bet="S")
+    text = render_solve(_bounded(res))
+    assert "N guarantees between -1 and 1, S holds it to 8" in text
+    assert "the bet's bracket: not known" in text and "cannot lose" not in text
+    res, _ = _solve()
+    text = render_solve(_bounded(res))
+    assert "the best option is not known" in text and "<- best" not in text
+    (t,) = grids(text)
+    nk = res["rows"][[r["contract"] for r in res["rows"]].index("no-king")]["value"]
+    assert t.row("no-king")["value"] == f"between {nk - 1} and {nk + 1}"

@@ -1,0 +1,302 @@
+"""Node and time limits: a stopped search reports the bounds its finished tests proved.
+
+The bounds are checked against the exact value on random positions, stopped by node
+limits (deterministic); the time limit's own stop (a timer that sets the node limit) by
+a limit that has passed before the search starts; the sharing of a limit among many
+searches (:func:`analyzer.solve.within_time`) with a fake clock and fake searches.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from analyzer import solve as S
+from analyzer.cards import random_deal
+from analyzer.errors import BarbuError, Bounds, SearchStopped
+from analyzer.jobs import proven_best, solve_job
+from analyzer.rules import load_rules
+from tests.test_solve import random_case
+
+LIMITS = (1, 3, 10, 30, 100, 300, 1000, 3000)
+
+
+def _kw(case: dict) -> dict:
+    g = case["game"]
+    return dict(trump=case["trump"], leader=g.leader, weights=case["weights"],
+                maximizers=case["maximizers"], trick=list(g.trick), whole_hand=g.whole_hand)
+
+
+def _full_range(case: dict) -> tuple[Fraction, Fraction]:
+    pb = S._Problem(case["game"].hands, case["rules"], case["contract"], case["trump"],
+                    case["game"].leader, None, None, case["weights"], case["maximizers"],
+                    list(case["game"].trick), case["game"].whole_hand, None)
+    return pb.fraction(pb.lo), pb.fraction(pb.hi)
+
+
+def test_a_node_limit_reports_bounds_that_hold() -> None:
+    """On random positions of 4-7 cards a hand (every preset, contract, objective), each
+    node limit either gives the exact value or stops with bounds around it; some stops
+    narrow the range (the bounds are not always the whole range), and the message names
+    them."""
+    narrowed = stopped = 0
+    for seed in range(120):
+        case = random_case(5000 + seed, n=4 + seed % 4)
+        g = case["game"]
+        v = S.solve(g.hands, case["rules"], case["contract"], **_kw(case))
+        lo, hi = _full_range(case)
+        for limit in LIMITS:
+            try:
+                got = S.solve(g.hands, case["rules"], case["contract"], node_limit=limit,
+                              **_kw(case))
+            except SearchStopped as e:
+                b = e.bounds
+                assert e.reason == "nodes" and f"node limit {limit} reached" in str(e)
+                assert f"between {b.low} and {b.high}" in str(e)
+                assert lo <= b.low <= v <= b.high <= hi, (seed, limit, b, v)
+                stopped += 1
+                narrowed += (b.low, b.high) != (lo, hi)
+            else:
+                assert got == v, (seed, limit)
+    assert stopped > 100 and narrowed > 30, (stopped, narrowed)
+
+
+def test_bounds_hold_on_every_path_of_the_tests() -> None:
+    """The tests start at a guess on full bridge deals, next to a known bound with
+    ``bounds``, from the top down where ``P_DOWN`` says: node limits there too give bounds
+    around the value."""
+    bridge, tour = load_rules("bridge"), load_rules("tournament")
+    cases = []
+    for k in range(6):  # a guess first (full deals, a side's tricks)
+        cases.append((random_deal(9300 + k, 52), bridge, "notrump",
+                      dict(leader=k % 4, side=(k % 4, (k + 2) % 4))))
+    for k in range(6):  # No Last Two from the top down; No Hearts with a known low bound
+        deal = random_deal(9400 + k, 52, 6)
+        cases.append((deal, tour, "no-last-two", dict(leader=k % 4, seat=k % 4)))
+        cases.append((deal, tour, "no-hearts", dict(leader=k % 4, seat=k % 4)))
+    narrowed = 0
+    for deal, rules, cid, kw in cases:
+        v = S.solve(deal, rules, cid, **kw)
+        extra = [{}]
+        if cid == "no-hearts":
+            extra.append({"bounds": (v - 2, None)})
+        for more in extra:
+            for limit in (30, 300, 3000, 30000):
+                try:
+                    assert S.solve(deal, rules, cid, node_limit=limit, **kw, **more) == v
+                except SearchStopped as e:
+                    assert e.bounds.low <= v <= e.bounds.high, (cid, kw, limit, e.bounds)
+                    narrowed += e.bounds.high - e.bounds.low < 13
+    assert narrowed > 0
+
+
+def test_the_squeeze_finds_the_values_halving_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a time limit the tests go inward from both ends (``_squeeze``): on random
+    positions (and each card's value) the values are those of the halving, a node limit
+    there gives bounds around them too, and the squeeze does run (its tests are single
+    steps)."""
+    plain = S._Problem._squeeze
+    ran = [0]
+
+    def squeeze(self, lo, hi, *args):  # noqa: ANN001, ANN202
+        ran[0] += 1
+        return plain(self, lo, hi, *args)
+
+    monkeypatch.setattr(S._Problem, "_squeeze", squeeze)
+    for seed in range(300):
+        case = random_case(6000 + seed, n=3 + seed % 4)
+        g = case["game"]
+        args = (g.hands, case["rules"], case["contract"])
+        v = S.solve(*args, **_kw(case))
+        assert S.solve(*args, time_limit=600, **_kw(case)) == v, seed
+        if seed % 10 == 0:
+            assert S.solve_cards(*args, time_limit=600, **_kw(case)) == \
+                S.solve_cards(*args, **_kw(case)), seed
+        for limit in (10, 100, 1000):
+            try:
+                assert S.solve(*args, time_limit=600, node_limit=limit, **_kw(case)) == v
+            except SearchStopped as e:
+                assert e.reason == "nodes" and e.bounds.low <= v <= e.bounds.high, seed
+    assert ran[0] > 300
+
+
+def test_a_time_limit_that_has_passed_stops_at_once_with_bounds() -> None:
+    """A limit already past when the search starts stops it at its second node: reason
+    "time", the bounds around the value; the problem goes on with a new deadline."""
+    deal = random_deal(7, 52)
+    v = S.solve(deal, "tournament", "no-king", leader="E", seat="E")
+    with pytest.raises(SearchStopped, match="time limit reached") as e:
+        S.solve(deal, "tournament", "no-king", leader="E", seat="E", time_limit=1e-9)
+    assert e.value.reason == "time" and isinstance(e.value, BarbuError)
+    assert e.value.bounds.low <= v <= e.value.bounds.high
+    pb = S._Problem(deal, "tournament", "no-king", None, "E", "E", None, None, None, (),
+                    None, None, None, None, 1e-9)
+    with pytest.raises(SearchStopped):
+        pb.run()
+    pb.deadline = None
+    assert pb.run() == v
+    assert S.solve(deal, "tournament", "no-king", leader="E", seat="E",
+                   time_limit=600) == v
+    for bad in (0, -1, "x", 1e8):
+        with pytest.raises(BarbuError, match="bad time_limit"):
+            S.solve(deal, "tournament", "no-king", leader="E", seat="E", time_limit=bad)
+
+
+def test_cards_and_seats_share_a_limit() -> None:
+    """``solve_cards`` and ``solve_all_seats`` under a limit that has passed: each card
+    or seat that needed a search gets bounds around its value."""
+    deal = random_deal(11, 52, 9)
+    kw = dict(leader="S")
+    cards = S.solve_cards(deal, "tournament", "no-queens", seat="S", **kw)
+    seats = S.solve_all_seats(deal, "tournament", "no-queens", **kw)
+    cut_c = S.solve_cards(deal, "tournament", "no-queens", seat="S", time_limit=1e-9, **kw)
+    cut_s = S.solve_all_seats(deal, "tournament", "no-queens", time_limit=1e-9, **kw)
+    for cut, full in ((cut_c, cards), (cut_s, seats)):
+        assert cut.keys() == full.keys()
+        assert any(isinstance(b, Bounds) for b in cut.values())
+        for k, b in cut.items():
+            if isinstance(b, Bounds):
+                assert b.low <= full[k] <= b.high
+            else:
+                assert b == full[k]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def monotonic(self) -> float:
+        return self.t
+
+
+def test_within_time_shares_the_time_and_reruns_what_it_stopped(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Equal shares of the time left, in order; what a quick search leaves goes to the
+    later ones; a stopped search runs again while it would get twice its share, and its
+    bounds are the tightest of its runs; one that never gets enough keeps its bounds."""
+    clock = _Clock()
+    monkeypatch.setattr(S, "time", clock)
+    shares: dict[str, list[float]] = {"a": [], "b": [], "c": []}
+
+    def slot(name: str, needs: float, spend: float, bounds: list[Bounds]):
+        def run(share):
+            shares[name].append(round(share, 6))
+            if share >= needs:
+                clock.t += spend
+                return Fraction(len(name))
+            clock.t += share
+            raise SearchStopped("stopped", bounds[min(len(shares[name]), len(bounds)) - 1],
+                                "time")
+        return run
+
+    b = [Bounds(Fraction(-8), Fraction(0)), Bounds(Fraction(-10), Fraction(-4))]
+    out = S.within_time([slot("a", 5.0, 1.0, b), slot("b", 0.0, 0.5, b),
+                         slot("c", 99.0, 0.0, b)], 100.0 + 9.0)
+    # a: 3 (stopped), b: 3 (0.5 used), c: 5.5/1 (stopped); then 0.5 s left for a and c,
+    # less than twice their shares: they keep their first bounds
+    assert shares == {"a": [3.0], "b": [3.0], "c": [5.5]}
+    assert out == [b[0], Fraction(1), b[0]]
+    clock.t = 100.0
+    for v in shares.values():
+        v.clear()
+    out = S.within_time([slot("a", 5.0, 1.0, b), slot("b", 0.0, 0.5, b),
+                         slot("c", 99.0, 0.0, b)], 100.0 + 30.0)
+    # a: 10 (done, 1 used), b: 29/2 (0.5 used), c: 28.5 (stopped); no time left for c
+    assert shares == {"a": [10.0], "b": [14.5], "c": [28.5]}
+    assert out == [Fraction(1), Fraction(1), b[0]]
+    clock.t = 100.0
+    for v in shares.values():
+        v.clear()
+    out = S.within_time([slot("c", 150.0, 0.0, b), slot("b", 0.0, 40.0, b)], 100.0 + 200.0)
+    # c: 100 (stopped), b: 100 (40 used); c again with 60: less than twice 100: kept
+    assert shares["c"] == [100.0] and out == [b[0], Fraction(1)]
+    clock.t = 100.0
+    for v in shares.values():
+        v.clear()
+
+    def quick(share):
+        shares["b"].append(share)
+        return Fraction(0)
+    out = S.within_time([slot("c", 99.0, 0.0, b), quick, quick, quick], 100.0 + 80.0)
+    # c: 20 (stopped), the three others take nothing; c again with 60 (>= 40), stopped,
+    # its bounds the meet of both runs; then 0 left
+    assert shares["c"] == [20.0, 60.0]
+    assert out[0] == Bounds(Fraction(-8), Fraction(-4))
+    with pytest.raises(SearchStopped):  # a node limit is the caller's error
+        S.within_time([lambda s: (_ for _ in ()).throw(
+            SearchStopped("n", b[0], "nodes"))], 200.0)
+
+
+def test_proven_best() -> None:
+    F = Fraction
+    assert proven_best([F(1), F(3), F(3)]) == 1
+    assert proven_best([Bounds(F(0), F(3)), F(3)]) == 1
+    assert proven_best([Bounds(F(0), F(4)), F(3)]) is None
+    assert proven_best([Bounds(F(4), F(6)), F(3), Bounds(F(-1), F(4))]) == 0
+
+
+def test_jobs_give_null_values_and_bounds_under_a_limit() -> None:
+    """Every shape of ``solve_job`` under a limit that stops its searches: ``"value":
+    null`` and ``"bounds"`` around the value a job without the limit gives; the result
+    says ``time_limit`` and ``timed_out``; a limit that does not strike changes only
+    those two keys."""
+    deal = random_deal(21, 52, 8).to_pbn()
+    base = {"deal": deal, "contract": "no-queens"}
+    for extra in ({}, {"all_seats": True}, {"bet": "E"}, {"cards": True}):
+        full = solve_job({**base, **extra})
+        roomy = solve_job({**base, **extra, "time_limit": 600})
+        assert roomy.pop("time_limit") == 600 and roomy.pop("timed_out") is False
+        assert roomy == full
+        cut = solve_job({**base, **extra, "time_limit": 1e-9})
+        assert cut["timed_out"] is True and cut["time_limit"] == 1e-9
+        if "all_seats" in extra:
+            assert any(v is None for v in cut["values"].values())
+            for s, v in cut["values"].items():
+                if v is None:
+                    lo, hi = cut["bounds"][s]
+                    assert lo <= full["values"][s] <= hi
+                else:
+                    assert v == full["values"][s]
+            continue
+        if cut["value"] is None:
+            assert cut["bounds"][0] <= full["value"] <= cut["bounds"][1]
+        else:
+            assert cut["value"] == full["value"]
+        if "bet" in extra:
+            assert "bracket_bounds" in cut
+            for end, (lo, hi), want in zip(cut["bracket"], cut["bracket_bounds"],
+                                           full["bracket"]):
+                assert lo <= want <= hi and end in (None, want)
+                assert (end is None) == (lo != hi)
+        if "cards" in extra:
+            want = {c["card"]: c["value"] for c in full["cards"]}
+            assert {c["card"] for c in cut["cards"]} == want.keys()
+            assert any(c["value"] is None for c in cut["cards"])
+            for c in cut["cards"]:
+                if c["value"] is None:
+                    assert c["bounds"][0] <= want[c["card"]] <= c["bounds"][1]
+                else:
+                    assert c["value"] == want[c["card"]]
+
+
+def test_a_table_under_a_limit_marks_only_a_proven_best() -> None:
+    """The table of every option: rows stopped give bounds; Dominoes rows are exact;
+    ``best`` is null unless one row is proven best, and then it is the best of the
+    table without a limit whenever that one is unique."""
+    deal = random_deal(3, 52).to_pbn()
+    full = solve_job({"deal": deal})
+    cut = solve_job({"deal": deal, "time_limit": 1e-9})
+    assert cut["timed_out"] is True
+    exact = {(r["contract"], r["trump"], r["rank"]): r["value"] for r in full["rows"]}
+    for r in cut["rows"]:
+        want = exact[(r["contract"], r["trump"], r["rank"])]
+        if r["value"] is None:
+            assert r["bounds"][0] <= want <= r["bounds"][1]
+        else:
+            assert r["value"] == want
+        if r["contract"] == "dominoes":
+            assert r["value"] is not None
+    best = cut["best"]
+    assert best is None or best["value"] == full["best"]["value"]
+    assert sum(r["best"] for r in cut["rows"]) == (best is not None)
