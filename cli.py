@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Optional
 
@@ -69,6 +70,11 @@ all-seats) override them; a key set to null clears its option. Blank lines and l
 starting with # are skipped. Out: one JSON line per job, in input order, with its
 "line" number; a job that fails gives {"line": n, "error": …} and the others go on,
 and the exit status is then 2.
+
+Slow searches (52-card negative contracts: seconds to minutes): --time-limit SECONDS
+answers in about that time, with the bounds a search proved ("between -14 and -12")
+where it could not finish; the first Ctrl-C (not with --batch) stops the searches
+likewise, the second quits.
 """
 
 
@@ -145,14 +151,16 @@ def solve(
     if deal is None:
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
     limit = check_seconds(time_limit, "--time-limit")
-    with Bar("solving", 1, show_pos=True, show_eta=limit is not None) as bar:
+    with Bar("solving", 1, show_pos=True, show_eta=limit is not None) as bar, \
+            _first_ctrl_c() as asked:
         def progress(done: int, total: int, label: str) -> None:
             bar.update(done - bar.pos, item=label, length=total)
 
         show = bar.enabled and contract is None
         if limit is not None:
             bar.deadline(limit)
-        res = solve_job({**opts, "deal": deal}, progress=progress if show else None)
+        res = solve_job({**opts, "deal": deal}, progress=progress if show else None,
+                        stop=asked)
     _emit(res) if as_json else typer.echo(render_solve(res))
 
 
@@ -274,25 +282,17 @@ def advise(
 
 
 @contextlib.contextmanager
-def _first_ctrl_c_stops(bar: Bar):
-    """A ``stop()`` for the advisor: the first Ctrl-C (SIGINT) asks the run to end with
-    the advice on the deals solved so far, the second quits (KeyboardInterrupt, exit
-    130). None where SIGINT is not Python's own default (inherited as ignored, or
-    handled by a host program) or no handler can be set (not the main thread)."""
-    asked: list[bool] = []
-    told: list[bool] = []
+def _first_ctrl_c():
+    """A ``threading.Event`` that the first Ctrl-C (SIGINT) sets, asking the work to end
+    with what it has; the second quits (KeyboardInterrupt, exit 130). None where SIGINT
+    is not Python's own default (inherited as ignored, or handled by a host program) or
+    no handler can be set (not the main thread)."""
+    asked = threading.Event()
 
     def on_int(signum: int, frame: Any) -> None:
-        if asked:
+        if asked.is_set():
             raise KeyboardInterrupt
-        asked.append(True)
-
-    def stop() -> bool:
-        if asked and not told:  # (said here, between results, not inside the handler)
-            told.append(True)
-            bar.write_above("barbu: stopping: the advice will cover the deals solved so "
-                            "far (Ctrl-C again quits)", err=True)
-        return bool(asked)
+        asked.set()
 
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield None  # (ignored, as in a script's background job, or handled by a host)
@@ -303,9 +303,29 @@ def _first_ctrl_c_stops(bar: Bar):
         yield None
         return
     try:
-        yield stop
+        yield asked
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _first_ctrl_c_stops(bar: Bar):
+    """A ``stop()`` for the advisor (:func:`_first_ctrl_c`): true once Ctrl-C asked the
+    run to end with the advice on the deals solved so far, which it says then."""
+    with _first_ctrl_c() as asked:
+        if asked is None:
+            yield None
+            return
+        told: list[bool] = []
+
+        def stop() -> bool:
+            if asked.is_set() and not told:  # (said here, between results, not inside
+                told.append(True)              # the handler)
+                bar.write_above("barbu: stopping: the advice will cover the deals solved "
+                                "so far (Ctrl-C again quits)", err=True)
+            return asked.is_set()
+
+        yield stop
 
 
 # ------------------------------------------------------------------------------ deal

@@ -21,8 +21,9 @@ share of the time left (what one leaves goes to the next), and one that its shar
 gives ``"value": null`` with ``"bounds": [low, high]``, what its finished tests proved
 (``"values"``: null for that seat, and ``"bounds": {seat: [low, high]}``; a bet's
 ``"bracket"``: null at that end, and ``"bracket_bounds"``, both ends' bounds). The result
-then says ``"time_limit"`` and ``"timed_out"``; a table's ``"best"`` is null unless one
-row is proven best. Dominoes searches always run to the end.
+then says ``"time_limit"`` and ``"timed_out"`` (whether some value is open); a table's
+``"best"`` is null unless one row is proven best. Dominoes searches always run to the
+end. A stop request (:func:`solve_job`'s ``stop``) leaves bounds likewise.
 
 Defaults: declarer N; the leader (or first player in Dominoes) follows the preset
 (``variants.lead`` / ``variants.dominoes_first``); the solved seat is the declarer.
@@ -139,6 +140,8 @@ class Job:
     """A validated solve job (see the module docstring)."""
 
     progress: Callable[[int, int, str], Any] | None = None
+    #: set (a threading.Event) to stop the searches: the values still open get bounds
+    stop: Any = None
 
     def __init__(self, job: Mapping[str, Any]) -> None:
         unknown = [k for k in job if k not in JOB_KEYS]
@@ -196,7 +199,7 @@ class Job:
         self.node_limit: int | None = nl
         self.time_limit = check_seconds(job.get("time_limit"), "--time-limit")
         self.end: float | None = None  # (the time limit's end, once the job runs)
-        self.timed_out = False
+        self.open = False  # (whether some value is left as bounds)
         self.all_seats = bool(job.get("all_seats"))
         self.layout = job.get("layout")
         out = job.get("out") or []
@@ -296,7 +299,7 @@ class Job:
         from analyzer.solve import solve
         return solve(self.hands, self.rules, c, trump=trump, leader=self.leader,
                      trick=self.trick, node_limit=self.node_limit, time_limit=time_limit,
-                     **self._objective(c, seat, side, bet))
+                     stop=self.stop, **self._objective(c, seat, side, bet))
 
     def solve_all(self, questions: Sequence[tuple], end: float | None,
                   before: Callable[[int], Any] | None = None) -> list[Fraction | Bounds]:
@@ -314,7 +317,7 @@ class Job:
                 return self.solve_one(*questions[i], time_limit=share)
             return run
         vals = within_time([slot(i) for i in range(len(questions))], end)
-        self.timed_out |= any(isinstance(v, Bounds) for v in vals)
+        self.open |= any(isinstance(v, Bounds) for v in vals)
         return vals
 
     def card_values(self, c: Contract) -> dict[int, Fraction | Bounds]:
@@ -327,9 +330,9 @@ class Job:
         from analyzer.solve import solve_cards, time_share
         vals = solve_cards(self.hands, self.rules, c, trump=self.trump, leader=self.leader,
                            trick=self.trick, node_limit=self.node_limit,
-                           time_limit=time_share(self.end, 1),
+                           time_limit=time_share(self.end, 1), stop=self.stop,
                            **self._objective(c, self.seat, self.side, self.bet))
-        self.timed_out |= any(isinstance(v, Bounds) for v in vals.values())
+        self.open |= any(isinstance(v, Bounds) for v in vals.values())
         return vals
 
     def options(self) -> list[tuple[Contract, int | None, int | None]]:
@@ -344,9 +347,12 @@ class Job:
         if self.time_limit is not None:
             self.end = time.monotonic() + self.time_limit
         res = self._run()
+        asked = self.stop is not None and self.stop.is_set()
         if self.time_limit is not None:
             res["time_limit"] = self.time_limit
-            res["timed_out"] = self.timed_out
+            res["timed_out"] = self.open and not asked
+        if asked:
+            res["interrupted"] = True
         return res
 
     def _run(self) -> dict[str, Any]:
@@ -447,6 +453,21 @@ class Job:
         res.update(rows=rows, best=dict(rows[best]))
         return res
 
+    def _likely_cost(self, c: Contract) -> tuple[int, ...]:
+        """How long a contract's guaranteed value usually takes on 52 cards, as a sort
+        key: Dominoes, then contracts where nobody loses points (Trumps), then the
+        others by how many cards and tricks score (No King 1, No Last Two 2, No Queens
+        4, No Hearts and No Tricks 13: BENCHMARKS.md's medians rise in that order)."""
+        from analyzer.compile import compile_contract
+        from analyzer.solve import score_sign
+        if c.is_dominoes:
+            return (0,)
+        if score_sign(self.rules, c) > 0:
+            return (1,)
+        cc = compile_contract(self.rules, c, 0 if c.trumps else None)
+        tricks = int((cc.tpl != 0).sum())  # (the tricks last: No Tricks after No Hearts)
+        return (2, int((cc.pts != 0).sum()) + tricks, tricks)
+
     def table(self) -> dict[str, Any]:
         """No contract: every option for the declarer (or every seat with all_seats)."""
         res = self.header(None)
@@ -463,14 +484,22 @@ class Job:
             raise BarbuError(f"no option of {self.rules.name}'s match applies to this "
                              "position (Dominoes needs a whole deal): name a --contract")
 
-        def before(i: int) -> None:
+        # solved the likely quick first (the rows keep the options' order): under a time
+        # limit they leave their shares to the slow ones, and a Ctrl-C in a slow one
+        # finds them done
+        order = sorted(range(len(todo)), key=lambda i: self._likely_cost(todo[i][0]))
+        started: list[int] = []
+
+        def before(k: int) -> None:
+            started.append(k)
             if self.progress is not None:
-                c, trump, rank, _ = todo[i]
+                c, trump, rank, _ = todo[order[k]]
                 label = c.id + ("" if trump is None else f" {'SHDC'[trump]}") + (
                     "" if rank is None else f" from {RANK_CHARS[rank]}")
-                self.progress(i, len(todo), label)
-        vals = self.solve_all([(c, p, None, trump, rank) for c, trump, rank, p in todo],
-                              self.end, before)
+                self.progress(len(started) - 1, len(todo), label)
+        solved = self.solve_all([(todo[i][0], todo[i][3], None, todo[i][1], todo[i][2])
+                                 for i in order], self.end, before)
+        vals = [solved[order.index(i)] for i in range(len(todo))]
         rows = [{"contract": c.id, "trump": None if trump is None else "SHDC"[trump],
                  "rank": None if rank is None else RANK_CHARS[rank],
                  "seat": Seat(p).name, "value": v}
@@ -574,13 +603,18 @@ def constraint_spec(known: Sequence[str] = (), voids: Sequence[str] = (),
 
 
 def solve_job(job: Mapping[str, Any],
-              progress: Callable[[int, int, str], Any] | None = None) -> dict[str, Any]:
+              progress: Callable[[int, int, str], Any] | None = None,
+              stop: Any = None) -> dict[str, Any]:
     """Validate and solve one job; the result is JSON-able (see the module docstring).
 
     ``progress(done, total, label)`` is called before each solve of a table of every
-    option (no contract named), so a long 52-card table can show where it is."""
+    option (no contract named), so a long 52-card table can show where it is. ``stop``
+    (a ``threading.Event``): once set, the searches stop (those after it at once), the
+    values still open are given as bounds, as under a time limit, and the result says
+    ``"interrupted": true``; Dominoes searches still end."""
     job_ = Job(job)
     job_.progress = progress
+    job_.stop = stop
     return job_.run()
 
 

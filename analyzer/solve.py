@@ -110,13 +110,21 @@ QT_HB = True
 #: of the value (``_trick_guess``) and steps one trick at a time from there, rather than
 #: halving the range; off only to measure what that saves.
 GUESS_FIRST = True
-#: Under a time limit, a value with at most this many possible values is found by
-#: single tests inward from both ends of its range (``_Problem._squeeze``) rather than
-#: by halving it: a test far from the value is cheap (the example deal's No Tricks, N's
-#: 13 tests from 0 to 100,000 nodes but 1.4 M and 17.4 M for the two next to the value),
-#: so the range narrows at once, where halving starts with the test at the middle and a
-#: short limit proves nothing (0 s to all 13: about as long as halving's 5 tests).
+#: Under a time limit, a value with at most this many possible values is found by single
+#: tests inward from both ends of its range (``_Problem._squeeze``) rather than by
+#: halving it. A test far from the value is cheap (the example deal's No Tricks, N: 1 to
+#: 100,000 nodes, but 17.4 M and 1.4 M for the two next to the value), so the range
+#: narrows at once, where halving starts with the middle test, here the dearest, and a
+#: short limit proves nothing. To the exact value it costs about what halving does on 12
+#: random deals (No Queens, No Tricks), but deals differ: the example's No Queens, N,
+#: 4.46 M -> 16.75 M nodes; so not without a limit, nor for a ``stop`` alone. Nor where
+#: the tests run from the top down (``P_DOWN``: No Hearts, No Last Two), single steps
+#: already, whose bounds narrow from the top: there the squeeze cost more (No Last Two
+#: +24% nodes, one deal exact in 0.5 s open after 2 s; BENCHMARKS.md, fifty-seventh
+#: session).
 SQUEEZE_MAX_VALUES = 64
+#: How often (seconds) a search that can be asked to stop (``stop``) looks whether it is.
+STOP_POLL = 0.05
 #: Start a search's table at the least size that each of the last HINT_RUN alike
 #: problems solved in this thread needed (``_Problem``), rather than growing it through
 #: each size again; off only to measure what that saves (BENCHMARKS.md, thirty-fifth
@@ -264,7 +272,7 @@ class _Problem:
 
     def __init__(self, deal_or_hands, rules, contract, trump, leader, seat, side, weights,
                  maximizers, trick, whole_hand, tt_bits, node_limit=None, bounds=None,
-                 time_limit=None):
+                 time_limit=None, stop=None):
         rules = load_rules(rules) if not isinstance(rules, Rules) else rules
         c = rules.contract(contract) if not isinstance(contract, Contract) else contract
         if c.id not in rules.contracts or rules.contracts[c.id] is not c and \
@@ -591,6 +599,7 @@ class _Problem:
         limit = check_seconds(time_limit, "time_limit")
         #: when the search stops (time.monotonic()), or None; a caller may move it
         self.deadline = None if limit is None else time.monotonic() + limit
+        self.stop = stop  # (an object whose is_set() asks the search to stop)
         self.timed_out = False  # (whether the last kernel call's time ran out)
         self.known = [self.lo, self.hi]  # what the finished tests proved (scaled)
         psum = int(cc.pts.sum()) + int(cc.tpl.sum())
@@ -622,7 +631,7 @@ class _Problem:
         args = (hands, tbuf, rcnt, oc, kbuf, mbuf, relbuf)
         lo, hi = self.lo, self.hi
         step = self.grid
-        if (self.deadline is not None and self.near is None
+        if (self.deadline is not None and self.near is None and not self.P[K.P_DOWN]
                 and (hi - lo) // step < SQUEEZE_MAX_VALUES):
             return self.fraction(self._squeeze(lo, hi, *args))
         guess = self._guess() if only < 0 and self.near is None else None
@@ -757,34 +766,37 @@ class _Problem:
         return out[0]
 
     def _timed(self, *args) -> int:
-        """``_kernel(*args)``, stopped at ``self.deadline``: a timer thread sets the node
-        limit to 1, which the search reads at its next node (it releases the GIL); the
-        limit is restored once the timer can no longer fire. ``self.timed_out`` says
-        whether it fired."""
+        """``_kernel(*args)``, stopped at ``self.deadline`` or once ``self.stop`` is set: a
+        watcher thread then sets the node limit to 1, which the search reads at its next
+        node (it releases the GIL); the limit is restored once the watcher has ended.
+        ``self.timed_out`` says whether it fired."""
         self.timed_out = False
-        if self.deadline is None:
+        if self.deadline is None and self.stop is None:
             return self._kernel(*args)
         limit = int(self.P[K.P_NODE_LIMIT])
         fired: list[bool] = []
+        finished = threading.Event()
+        deadline, stop = self.deadline, self.stop
 
-        def stop() -> None:
-            fired.append(True)
-            self.P[K.P_NODE_LIMIT] = 1
+        def watch() -> None:
+            while True:
+                left = None if deadline is None else deadline - time.monotonic()
+                if (left is not None and left <= 0) or (stop is not None and stop.is_set()):
+                    fired.append(True)
+                    self.P[K.P_NODE_LIMIT] = 1
+                    return
+                wait = left if stop is None else STOP_POLL if left is None else \
+                    min(left, STOP_POLL)
+                if finished.wait(wait):
+                    return
 
-        left = self.deadline - time.monotonic()
-        timer = None
-        if left <= 0:
-            stop()
-        else:
-            timer = threading.Timer(left, stop)
-            timer.daemon = True
-            timer.start()
+        watcher = threading.Thread(target=watch, name="barbu-watch", daemon=True)
+        watcher.start()
         try:
             return self._kernel(*args)
         finally:
-            if timer is not None:
-                timer.cancel()
-                timer.join()
+            finished.set()
+            watcher.join()
             self.P[K.P_NODE_LIMIT] = limit
             self.timed_out = bool(fired)
 
@@ -827,6 +839,8 @@ class _Problem:
             b = Bounds(self.fraction(self.known[0]), self.fraction(self.known[1]))
             self.stats[8] = 0  # (a caller may go on with a new deadline)
             between = f"the value lies between {b.low} and {b.high}"
+            if self.timed_out and self.stop is not None and self.stop.is_set():
+                raise SearchStopped(f"search stopped on request ({between})", b, "stop")
             if self.timed_out:
                 raise SearchStopped(f"search stopped: time limit reached ({between})", b,
                                     "time")
@@ -853,7 +867,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
           trick: Sequence[int] = (), whole_hand: bool | None = None,
           tt_bits: int | None = None, node_limit: int | None = None,
           bounds: tuple[Fraction | int | None, Fraction | int | None] | None = None,
-          time_limit: float | None = None) -> Fraction:
+          time_limit: float | None = None, stop=None) -> Fraction:
     """Double-dummy value of a trick-contract position.
 
     Parameters
@@ -893,6 +907,11 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         Give up after this many seconds (:class:`SearchStopped`, ``reason`` "time"). The
         exception's ``bounds`` hold what the finished tests proved: the value lies
         between ``bounds.low`` and ``bounds.high``.
+    stop : threading.Event, optional
+        Once set (from another thread, or a signal handler), the search stops
+        (:class:`SearchStopped`, ``reason`` "stop", with the bounds its finished tests
+        proved). Under a time limit the tests go inward from both ends of the range
+        (:data:`SQUEEZE_MAX_VALUES`), so that the bounds narrow from the start.
     bounds : (low, high), optional
         Values the caller *knows* the result lies within (either may be None): the
         search tests only the values inside, so a bound that does not hold gives a wrong
@@ -917,7 +936,8 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         The node or time limit was reached first.
     """
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                  maximizers, trick, whole_hand, tt_bits, node_limit, bounds, time_limit)
+                  maximizers, trick, whole_hand, tt_bits, node_limit, bounds, time_limit,
+                  stop)
     return pb.run()
 
 
@@ -1100,16 +1120,17 @@ def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
                 maximizers: Iterable[int | str | Seat] | None = None,
                 trick: Sequence[int] = (), whole_hand: bool | None = None,
                 tt_bits: int | None = None, node_limit: int | None = None,
-                time_limit: float | None = None) -> dict[int, Fraction | Bounds]:
+                time_limit: float | None = None, stop=None
+                ) -> dict[int, Fraction | Bounds]:
     """Value of each legal card of the player to move (card index → value).
 
     Same parameters as :func:`solve`; the value of a card is the objective's value when
     that card is played now and play is perfect afterwards. Empty when the hand is over.
-    ``time_limit`` covers every card (:func:`within_time`): a card whose search it
-    stops gets the :class:`Bounds` its tests proved instead of a value.
+    ``time_limit`` covers every card (:func:`within_time`): a card whose search it (or
+    ``stop``) stops gets the :class:`Bounds` its tests proved instead of a value.
     """
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
-                  maximizers, trick, whole_hand, tt_bits, node_limit)
+                  maximizers, trick, whole_hand, tt_bits, node_limit, None, None, stop)
     legal = list(pb.game.legal())
 
     def card(c: int) -> Slot:
@@ -1150,10 +1171,13 @@ def within_time(slots: Sequence[Slot], end: float | None) -> list[Fraction | Bou
     (what one leaves goes to the next); then, while the time left gives each search it
     stopped at least ``RERUN_FACTOR`` times the share it had, run those again from the
     start with the larger shares. A search stopped each time gets the :class:`Bounds`
-    its runs proved (the tightest of each end); one stopped by its node limit raises."""
+    its runs proved (the tightest of each end); one stopped by its node limit raises.
+    After a stop on request (``reason`` "stop") the others still run (and stop at once,
+    with what they prove by then), and nothing runs again."""
     out: list[Fraction | Bounds | None] = [None] * len(slots)
     had = [0.0] * len(slots)
     todo = list(range(len(slots)))
+    asked = False
     while todo:
         for k, i in enumerate(todo):
             share = time_share(end, len(todo) - k)
@@ -1161,13 +1185,15 @@ def within_time(slots: Sequence[Slot], end: float | None) -> list[Fraction | Bou
             try:
                 out[i] = slots[i](share)
             except SearchStopped as e:
-                if e.reason != "time":
+                if e.reason == "nodes":
                     raise
+                asked |= e.reason == "stop"
                 old, b = out[i], e.bounds
-                out[i] = b if old is None else Bounds(max(old.low, b.low),  # type: ignore[union-attr]
-                                                      min(old.high, b.high))  # type: ignore[union-attr]
+                if isinstance(old, Bounds):  # (each run proved its own: both hold)
+                    b = Bounds(max(old.low, b.low), min(old.high, b.high))
+                out[i] = b
         stopped = [i for i in todo if isinstance(out[i], Bounds)]
-        if end is None or not stopped:
+        if end is None or not stopped or asked:
             break
         each = (end - time.monotonic()) / len(stopped)
         todo = [i for i in stopped if each >= RERUN_FACTOR * had[i]]
@@ -1178,15 +1204,16 @@ def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules 
                     contract: Contract | str, *, trump: int | str | None = None,
                     leader: int | str | Seat, trick: Sequence[int] = (),
                     whole_hand: bool | None = None, tt_bits: int | None = None,
-                    node_limit: int | None = None, time_limit: float | None = None
-                    ) -> dict[int, Fraction | Bounds]:
+                    node_limit: int | None = None, time_limit: float | None = None,
+                    stop=None) -> dict[int, Fraction | Bounds]:
     """Guaranteed value of each seat (seat index → value); see :func:`solve`.
     ``time_limit`` covers the four seats (:func:`within_time`): a seat whose search it
-    stops gets :class:`Bounds`."""
+    (or ``stop``) stops gets :class:`Bounds`."""
     def seat(p: int) -> Slot:
         def run(share: float | None) -> Fraction:
             return _Problem(deal_or_hands, rules, contract, trump, leader, p, None, None,
-                            None, trick, whole_hand, tt_bits, node_limit, None, share).run()
+                            None, trick, whole_hand, tt_bits, node_limit, None, share,
+                            stop).run()
         return run
     return dict(zip(range(4), within_time([seat(p) for p in range(4)],
                                           _end(time_limit))))

@@ -84,6 +84,9 @@ def render_solve(res: dict[str, Any]) -> str:
         out.append(f"time limit {number_text(res['time_limit'])} s" + (
             " (reached: where a search ran out, the bounds it proved)"
             if res.get("timed_out") else ""))
+    if res.get("interrupted"):
+        out.append("stopped early on request: where a search was cut short, the bounds "
+                   "it proved")
     if "rows" in res:
         rows = res["rows"]
         seats = sorted({r["seat"] for r in rows}, key="NESW".index)

@@ -505,6 +505,36 @@ def test_advise_first_ctrl_c_gives_the_advice_so_far():
     assert again["interrupted"] is False and again["options"] == d["options"]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_solve_first_ctrl_c_gives_bounds_for_what_is_open():
+    """The first Ctrl-C during the example's table of every option (tens of seconds):
+    exit 0, `interrupted`, the searches still open as bounds; the quick options (Trumps,
+    Dominoes), solved first, are exact."""
+    import signal
+    import time
+    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "solve", "--example",
+                          "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                         preexec_fn=_default_sigint)
+    try:
+        time.sleep(4)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0, err
+    d = json.loads(out)
+    assert d["interrupted"] is True
+    assert any(r["value"] is None for r in d["rows"])
+    for r in d["rows"]:
+        if r["contract"] in ("trumps", "dominoes"):
+            assert isinstance(r["value"], int), r
+        if r["value"] is None:
+            assert r["bounds"][0] <= r["bounds"][1]
+
+
 def test_an_endgame_table_with_only_dominoes_in_the_match(tmp_path):
     """Dominoes needs a whole deal: an endgame under a match of Dominoes alone has no
     option, which is said in one line (a ValueError traceback before)."""

@@ -162,6 +162,32 @@ def test_cards_and_seats_share_a_limit() -> None:
                 assert b == full[k]
 
 
+def test_a_stop_request_ends_a_search_with_bounds() -> None:
+    """``stop`` (an Event) already set: the search stops at once with reason "stop" and
+    bounds around the value (the example deal's No Tricks for East, 1-2 s to solve);
+    ``solve_job`` then says ``interrupted`` and gives bounds (Dominoes values exact)."""
+    import threading
+
+    from analyzer.samples import example_deal
+    deal = example_deal()
+    v = S.solve(deal, "tournament", "no-tricks", leader="N", seat="E")
+    ev = threading.Event()
+    ev.set()
+    with pytest.raises(SearchStopped, match="stopped on request") as e:
+        S.solve(deal, "tournament", "no-tricks", leader="N", seat="E", stop=ev)
+    assert e.value.reason == "stop" and e.value.bounds.low <= v <= e.value.bounds.high
+    assert e.value.bounds != Bounds(Fraction(-16), Fraction(-16))
+    res = solve_job({"deal": deal, "contract": "no-tricks", "seat": "E"}, stop=ev)
+    assert res["interrupted"] is True and "timed_out" not in res
+    assert res["value"] is None and res["bounds"][0] <= v <= res["bounds"][1]
+    res = solve_job({"deal": deal, "contract": "dominoes", "rank": "7"}, stop=ev)
+    assert res["value"] == solve_job({"deal": deal, "contract": "dominoes",
+                                      "rank": "7"})["value"]
+    quiet = threading.Event()
+    assert "interrupted" not in solve_job({"deal": deal, "contract": "no-king"},
+                                          stop=quiet)
+
+
 class _Clock:
     def __init__(self) -> None:
         self.t = 100.0
@@ -223,6 +249,17 @@ def test_within_time_shares_the_time_and_reruns_what_it_stopped(
     # its bounds the meet of both runs; then 0 left
     assert shares["c"] == [20.0, 60.0]
     assert out[0] == Bounds(Fraction(-8), Fraction(-4))
+    clock.t = 100.0
+    for v in shares.values():
+        v.clear()
+    calls = []
+
+    def asked(share):
+        calls.append(share)
+        raise SearchStopped("stopped", b[1], "stop")
+    out = S.within_time([asked, quick, asked], 100.0 + 80.0)
+    # a stop on request: the others still run, and nothing runs again
+    assert out == [b[1], Fraction(0), b[1]] and len(calls) == 2
     with pytest.raises(SearchStopped):  # a node limit is the caller's error
         S.within_time([lambda s: (_ for _ in ()).throw(
             SearchStopped("n", b[0], "nodes"))], 200.0)
