@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from analyzer.cards import random_deal  # noqa: E402
-from analyzer.errors import BarbuError  # noqa: E402
+from analyzer.errors import SearchStopped  # noqa: E402
 from analyzer.rules import load_rules  # noqa: E402
 from analyzer.solve import solve  # noqa: E402
 
@@ -88,8 +88,8 @@ def timed(fn):
     t = time.process_time()
     try:
         v = fn()
-    except BarbuError as e:
-        if "node_limit" in str(e):
+    except SearchStopped as e:  # (by the type: its message has changed before)
+        if e.reason == "nodes":
             return None, float("inf")
         raise
     return v, time.process_time() - t
