@@ -455,25 +455,35 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_says_interrupted():
-    """Ctrl-C in the middle of a long command: exit 130 with one line, no traceback."""
+def _interrupted(args: tuple[str, ...], after) -> tuple[int, str, str]:
+    """Run ``barbu *args``, send it SIGINT ``after`` seconds in (or once ``after(p)``
+    returns), and return its exit status, stdout and the rest of stderr (the child killed
+    if it does not end within two minutes)."""
     import signal
-    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "advise", "AK72.Q5.A963.KJ4",
-                          "--samples", "50", "--workers", "1", "--seed", "1"],
+    import time
+    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                          preexec_fn=_default_sigint)
-    assert p.stderr is not None
     try:
-        first = p.stderr.readline()      # the 52-card note: inputs checked, solving starts
-        assert first.startswith("note:")
+        after(p) if callable(after) else time.sleep(after)
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=120)
     finally:
-        if p.poll() is None:             # (a failure must not leave a 52-card run going)
+        if p.poll() is None:  # (a failure must not leave a 52-card run going)
             p.kill()
             p.communicate()
-    assert p.returncode == 130 and out == ""
+    return p.returncode, out, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_says_interrupted():
+    """Ctrl-C in the middle of a long command: exit 130 with one line, no traceback."""
+    def started(p: subprocess.Popen) -> None:
+        # the 52-card note: inputs checked, solving starts
+        assert p.stderr is not None and p.stderr.readline().startswith("note:")
+    rc, out, err = _interrupted(("advise", "AK72.Q5.A963.KJ4", "--samples", "50",
+                                 "--workers", "1", "--seed", "1"), started)
+    assert rc == 130 and out == ""
     assert err.strip().splitlines()[-1] == "barbu: interrupted" and "Traceback" not in err
 
 
@@ -481,22 +491,10 @@ def test_ctrl_c_says_interrupted():
 def test_advise_first_ctrl_c_gives_the_advice_so_far():
     """The first Ctrl-C ends `advise` with the advice on the deals solved so far (exit
     0, `interrupted` in the JSON), and those figures are what `--samples N` gives."""
-    import signal
-    import time
     args = ("advise", "AK9.T8.A.Q7", "-r", "barbu-32", "--seed", "3", "--workers", "1")
-    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args, "--samples", "20000",
-                          "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                         preexec_fn=_default_sigint)
-    try:
-        time.sleep(8)  # (the 20,000 deals take minutes: the run is mid-way)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.communicate()
-    assert p.returncode == 0, err
+    # (the 20,000 deals take minutes: 8 s in, the run is mid-way)
+    rc, out, err = _interrupted((*args, "--samples", "20000", "--json"), 8)
+    assert rc == 0, err
     assert "barbu: stopping: the advice will cover the deals solved so far" in err
     d = json.loads(out)
     n = d["samples"]
@@ -510,21 +508,8 @@ def test_solve_first_ctrl_c_gives_bounds_for_what_is_open():
     """The first Ctrl-C during the example's table of every option (tens of seconds):
     exit 0, `interrupted`, the searches still open as bounds; the quick options (Trumps,
     Dominoes), solved first, are exact."""
-    import signal
-    import time
-    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "solve", "--example",
-                          "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                         preexec_fn=_default_sigint)
-    try:
-        time.sleep(4)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.communicate()
-    assert p.returncode == 0, err
+    rc, out, err = _interrupted(("solve", "--example", "--json"), 4)
+    assert rc == 0, err
     d = json.loads(out)
     assert d["interrupted"] is True
     assert any(r["value"] is None for r in d["rows"])
