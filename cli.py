@@ -137,6 +137,7 @@ def solve(
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
             "out": out, "node_limit": node_limit, "time_limit": time_limit}
     check_given({**opts, "batch": batch})
+    limit = check_seconds(time_limit, "--time-limit")  # (before a batch: once, not a line)
     if batch is not None:
         if deal is not None or example:
             raise BarbuError("give a DEAL or --batch FILE, not both")
@@ -150,7 +151,6 @@ def solve(
         deal = example_deal(rules)
     if deal is None:
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
-    limit = check_seconds(time_limit, "--time-limit")
     with Bar("solving", 1, show_pos=True, show_eta=limit is not None) as bar, \
             _first_ctrl_c() as asked:
         def progress(done: int, total: int, label: str) -> None:

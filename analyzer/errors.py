@@ -29,13 +29,27 @@ class Bounds:
 
 
 class SearchStopped(BarbuError):
-    """A search stopped by its node limit (``reason`` "nodes") or time limit ("time")
-    before its value was known. ``bounds``: what its finished tests proved (every value
-    of the position where they proved nothing)."""
+    """A search stopped by its node limit (``reason`` "nodes"), time limit ("time") or a
+    stop request ("stop") before its value was known. ``bounds``: what its finished
+    tests proved (every value of the position where they proved nothing). The message:
+    ``head``, then where ``what`` (the quantity searched) lies.
 
-    def __init__(self, message: str, bounds: Bounds, reason: str) -> None:
-        super().__init__(message)
-        self.bounds, self.reason = bounds, reason
+    >>> e = SearchStopped("search stopped: node limit 9 reached",
+    ...                   Bounds(Fraction(-4), Fraction(0)), "nodes")
+    >>> print(e)
+    search stopped: node limit 9 reached (the value lies between -4 and 0)
+    >>> print(e.naming("E's value"))
+    search stopped: node limit 9 reached (E's value lies between -4 and 0)
+    """
+
+    def __init__(self, head: str, bounds: Bounds, reason: str,
+                 what: str = "the value") -> None:
+        super().__init__(f"{head} ({what} lies between {bounds.low} and {bounds.high})")
+        self.head, self.bounds, self.reason = head, bounds, reason
+
+    def naming(self, what: str) -> SearchStopped:
+        """The same stop, its message naming ``what`` was searched."""
+        return SearchStopped(self.head, self.bounds, self.reason, what)
 
 
 def check_whole(value: object, option: str, least: int, expected: str | None = None

@@ -302,11 +302,13 @@ class Job:
                      stop=self.stop, **self._objective(c, seat, side, bet))
 
     def solve_all(self, questions: Sequence[tuple], end: float | None,
-                  before: Callable[[int], Any] | None = None) -> list[Fraction | Bounds]:
+                  before: Callable[[int], Any] | None = None,
+                  names: Sequence[str] | None = None) -> list[Fraction | Bounds]:
         """:meth:`solve_one` of each tuple of its arguments (contract, seat, side, trump,
         rank, bet), within the time to ``end`` (:func:`analyzer.solve.within_time`);
-        ``before(i)`` is called before question ``i`` is first solved."""
-        from analyzer.solve import within_time
+        ``before(i)`` is called before question ``i`` is first solved; a node limit's
+        error names what question ``i`` searched, ``names[i]``."""
+        from analyzer.solve import SearchStopped, within_time
         seen: set[int] = set()
 
         def slot(i: int) -> Callable[[float | None], Fraction]:
@@ -314,7 +316,12 @@ class Job:
                 if before is not None and i not in seen:
                     before(i)
                 seen.add(i)
-                return self.solve_one(*questions[i], time_limit=share)
+                try:
+                    return self.solve_one(*questions[i], time_limit=share)
+                except SearchStopped as e:
+                    if names is None:
+                        raise
+                    raise e.naming(names[i]) from None
             return run
         vals = within_time([slot(i) for i in range(len(questions))], end)
         self.open |= any(isinstance(v, Bounds) for v in vals)
@@ -388,7 +395,8 @@ class Job:
                 res["trick"] = [card_name(x) for x in self.trick]
         if self.all_seats:
             vals = dict(zip((Seat(p).name for p in range(4)), self.solve_all(
-                [(c, p, None, self.trump, self.rank) for p in range(4)], self.end)))
+                [(c, p, None, self.trump, self.rank) for p in range(4)], self.end,
+                names=[f"{Seat(p).name}'s value" for p in range(4)])))
             res["values"] = {k: _value(v)["value"] for k, v in vals.items()}
             if any(isinstance(v, Bounds) for v in vals.values()):
                 res["bounds"] = {k: _value(v)["bounds"] for k, v in vals.items()
@@ -396,15 +404,18 @@ class Job:
             return res
         res.update(self.who())
         questions = [(c, self.seat, self.side, self.trump, self.rank, self.bet)]
+        names = ["the value"]
         if self.bet is not None:
             # the other end: what the opponent guarantees of his score minus the seat's;
             # with perfect play the seat's score minus his lies in [value, -that]
             questions.append((c, self.bet, None, self.trump, self.rank, self.seat))
+            x, y = Seat(self.seat).name, Seat(self.bet).name  # type: ignore[arg-type]
+            names.append(f"{y}'s score minus {x}'s, {y}'s end of the bet,")
         end = self.end
         if end is not None and self.cards:  # (the cards' share: as one more question)
             now = time.monotonic()
             end = now + (end - now) * len(questions) / (len(questions) + 1)
-        v, *rest = self.solve_all(questions, end)
+        v, *rest = self.solve_all(questions, end, names=names)
         res.update(_value(v))
         if self.bet is not None:
             w = rest[0]
@@ -490,15 +501,19 @@ class Job:
         order = sorted(range(len(todo)), key=lambda i: self._likely_cost(todo[i][0]))
         started: list[int] = []
 
+        def label(i: int) -> str:
+            c, trump, rank, _ = todo[i]
+            return c.id + ("" if trump is None else f" {'SHDC'[trump]}") + (
+                "" if rank is None else f" from {RANK_CHARS[rank]}")
+
         def before(k: int) -> None:
             started.append(k)
             if self.progress is not None:
-                c, trump, rank, _ = todo[order[k]]
-                label = c.id + ("" if trump is None else f" {'SHDC'[trump]}") + (
-                    "" if rank is None else f" from {RANK_CHARS[rank]}")
-                self.progress(len(started) - 1, len(todo), label)
+                self.progress(len(started) - 1, len(todo), label(order[k]))
         solved = self.solve_all([(todo[i][0], todo[i][3], None, todo[i][1], todo[i][2])
-                                 for i in order], self.end, before)
+                                 for i in order], self.end, before,
+                                [f"{Seat(todo[i][3]).name}'s value in {label(i)}"
+                                 for i in order])
         vals = [solved[order.index(i)] for i in range(len(todo))]
         rows = [{"contract": c.id, "trump": None if trump is None else "SHDC"[trump],
                  "rank": None if rank is None else RANK_CHARS[rank],

@@ -130,7 +130,7 @@ def render_solve(res: dict[str, Any]) -> str:
                    f"him): {x} guarantees {ends[0]}, {y} holds it to {ends[1]}")
         lo, hi = res["bracket"]
         if lo is None or hi is None:
-            out.append("the bet's bracket: not known, a search ran out of time")
+            out.append("the bet's bracket: not known, a search was cut short")
         else:
             out.append(f"the bet's bracket [{_num(lo)}, {_num(hi)}]: "
                        + _bet_verdict(x, y, _to_float(lo), _to_float(hi)))

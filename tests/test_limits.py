@@ -92,10 +92,10 @@ def test_bounds_hold_on_every_path_of_the_tests() -> None:
 
 
 def test_the_squeeze_finds_the_values_halving_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under a time limit the tests go inward from both ends (``_squeeze``): on random
-    positions (and each card's value) the values are those of the halving, a node limit
-    there gives bounds around them too, and the squeeze does run (its tests are single
-    steps)."""
+    """Under a time limit the tests go inward from both ends (``_squeeze``) once the
+    usual order's share is spent (none here): on random positions (and each card's
+    value) the values are those of the halving, a node limit there gives bounds around
+    them too, often narrower than the whole range, and the squeeze does run."""
     plain = S._Problem._squeeze
     ran = [0]
 
@@ -104,6 +104,8 @@ def test_the_squeeze_finds_the_values_halving_does(monkeypatch: pytest.MonkeyPat
         return plain(self, lo, hi, *args)
 
     monkeypatch.setattr(S._Problem, "_squeeze", squeeze)
+    monkeypatch.setattr(S, "USUAL_FIRST", 0.0)  # (the usual order stops at once)
+    narrowed = 0
     for seed in range(300):
         case = random_case(6000 + seed, n=3 + seed % 4)
         g = case["game"]
@@ -113,12 +115,42 @@ def test_the_squeeze_finds_the_values_halving_does(monkeypatch: pytest.MonkeyPat
         if seed % 10 == 0:
             assert S.solve_cards(*args, time_limit=600, **_kw(case)) == \
                 S.solve_cards(*args, **_kw(case)), seed
+        lo, hi = _full_range(case)
         for limit in (10, 100, 1000):
             try:
                 assert S.solve(*args, time_limit=600, node_limit=limit, **_kw(case)) == v
             except SearchStopped as e:
                 assert e.reason == "nodes" and e.bounds.low <= v <= e.bounds.high, seed
-    assert ran[0] > 300
+                narrowed += (e.bounds.low, e.bounds.high) != (lo, hi)
+    assert ran[0] > 300 and narrowed > 20, (ran, narrowed)
+
+
+def test_each_card_starts_from_what_its_own_tests_prove() -> None:
+    """``solve_cards`` runs every card on one problem: the bounds of a card stopped by
+    the node limit are its own, whatever an earlier card's tests proved (on positions
+    where the two cards' values differ)."""
+    checked = 0
+    for seed in range(200):
+        case = random_case(7000 + seed, n=4 + seed % 3)
+        g = case["game"]
+        args = (g.hands, case["rules"], case["contract"])
+        vals = S.solve_cards(*args, **_kw(case))
+        if len(set(vals.values())) < 2:
+            continue
+        (c1, v1), (c2, v2) = sorted(vals.items(), key=lambda kv: kv[1])[::len(vals) - 1]
+        kw = _kw(case)
+        for first, second, want in ((c1, c2, v2), (c2, c1, v1)):
+            pb = S._Problem(g.hands, case["rules"], case["contract"], kw["trump"],
+                            kw["leader"], None, None, kw["weights"], kw["maximizers"],
+                            kw["trick"], kw["whole_hand"], None)
+            pb.run(only=first)
+            pb.P[S.K.P_NODE_LIMIT] = int(pb.stats[0]) + 1  # (the second stops at once)
+            try:
+                assert pb.run(only=second) == want
+            except SearchStopped as e:
+                assert e.bounds.low <= want <= e.bounds.high, (seed, first, second)
+                checked += 1
+    assert checked > 20
 
 
 def test_a_time_limit_that_has_passed_stops_at_once_with_bounds() -> None:
@@ -271,6 +303,58 @@ def test_proven_best() -> None:
     assert proven_best([Bounds(F(0), F(3)), F(3)]) == 1
     assert proven_best([Bounds(F(0), F(4)), F(3)]) is None
     assert proven_best([Bounds(F(4), F(6)), F(3), Bounds(F(-1), F(4))]) == 0
+
+
+def test_the_other_end_of_a_bet_is_negated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bet's other end solves the opponent's score minus the seat's; its bounds,
+    in the bracket, are the seat's minus the opponent's: negated and swapped."""
+    from analyzer.jobs import Job
+    plain = Job.solve_one
+
+    def solve_one(self, c, seat, side, trump, rank, bet=None, time_limit=None):
+        if seat == 1:  # (E's end)
+            raise SearchStopped("stopped", Bounds(Fraction(2), Fraction(5)), "time")
+        return plain(self, c, seat, side, trump, rank, bet, time_limit)
+
+    monkeypatch.setattr(Job, "solve_one", solve_one)
+    res = solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-queens",
+                     "bet": "E", "time_limit": 60})
+    assert res["bracket"][1] is None and res["bracket_bounds"][1] == [-5, -2]
+    assert res["bracket_bounds"][0] == [res["value"]] * 2 and res["timed_out"] is True
+
+
+def test_a_node_limit_names_what_it_stopped() -> None:
+    """The node limit's error names the search it stopped: a card's value, the other
+    end of a bet, a seat's value, an option of the table."""
+    deal = random_deal(5, 52).to_pbn()
+    with pytest.raises(SearchStopped, match=r"\(the value after C8 lies between -10 "):
+        # (N's value, -2, ends within the limit; his cards' searches share one)
+        solve_job({"deal": "N:K.9.32.K8 4.86.4.75 AT85..QT. .JT52.9.A", "node_limit": 1000,
+                   "contract": "no-tricks", "cards": True})
+    for extra, want in (({"contract": "no-tricks", "seat": "E"}, "(the value lies"),
+                        ({"contract": "no-queens", "all_seats": True}, "(N's value lies"),
+                        ({}, "(N's value in trumps ")):
+        with pytest.raises(SearchStopped, match=r"node limit 50 reached") as e:
+            solve_job({"deal": deal, "node_limit": 50, **extra})
+        assert want in str(e.value), (extra, str(e.value))
+
+
+
+def test_a_node_limit_names_the_other_end_of_a_bet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.jobs import Job
+    plain = Job.solve_one
+
+    def solve_one(self, c, seat, side, trump, rank, bet=None, time_limit=None):
+        if seat == 1:  # (E's end)
+            raise SearchStopped("search stopped: node limit 9 reached",
+                                Bounds(Fraction(2), Fraction(5)), "nodes")
+        return plain(self, c, seat, side, trump, rank, bet, time_limit)
+
+    monkeypatch.setattr(Job, "solve_one", solve_one)
+    with pytest.raises(SearchStopped, match=r"node limit 9 reached \(E's score minus "
+                                            r"N's, E's end of the bet, lies between 2 and 5\)"):
+        solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-queens",
+                   "bet": "E", "node_limit": 10 ** 6})
 
 
 def test_jobs_give_null_values_and_bounds_under_a_limit() -> None:
