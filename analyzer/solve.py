@@ -809,6 +809,9 @@ class _Problem:
                 if finished.wait(wait):
                     return
 
+        if deadline is not None and deadline <= time.monotonic():
+            fired.append(True)  # (past already: the search stops at its second node)
+            self.P[K.P_NODE_LIMIT] = 1
         watcher = threading.Thread(target=watch, name="barbu-watch", daemon=True)
         watcher.start()
         try:
