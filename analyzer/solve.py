@@ -110,18 +110,19 @@ QT_HB = True
 #: of the value (``_trick_guess``) and steps one trick at a time from there, rather than
 #: halving the range; off only to measure what that saves.
 GUESS_FIRST = True
-#: Under a time limit, a value with at most this many possible values is found by single
-#: tests inward from both ends of its range (``_Problem._squeeze``) rather than by
-#: halving it. A test far from the value is cheap (the example deal's No Tricks, N: 1 to
-#: 100,000 nodes, but 17.4 M and 1.4 M for the two next to the value), so the range
-#: narrows at once, where halving starts with the middle test, here the dearest, and a
-#: short limit proves nothing. To the exact value it costs about what halving does on 12
-#: random deals (No Queens, No Tricks), but deals differ: the example's No Queens, N,
-#: 4.46 M -> 16.75 M nodes; so not without a limit, nor for a ``stop`` alone. Nor where
-#: the tests run from the top down (``P_DOWN``: No Hearts, No Last Two), single steps
-#: already, whose bounds narrow from the top: there the squeeze cost more (No Last Two
-#: +24% nodes, one deal exact in 0.5 s open after 2 s; BENCHMARKS.md, fifty-seventh
-#: session).
+#: Under a time limit, once the usual order of the tests has had its share of the time
+#: (``USUAL_FIRST``), a value with at most this many possible values is found by single
+#: tests inward from both ends of what is left of its range (``_Problem._squeeze``). A
+#: test far from the value is cheap (the example deal's No Tricks, N: 1 to 100,000
+#: nodes, but 17.4 M and 1.4 M for the two next to the value), so the range narrows at
+#: once, where halving starts with the middle test, here the dearest, and a short limit
+#: proves nothing. To the exact value the squeeze alone costs about what halving does on
+#: 12 random deals (No Queens, No Tricks), but deals differ (the example's No Queens, N:
+#: 4.46 M -> 16.75 M nodes): hence the usual order first, and neither without a limit
+#: nor for a ``stop`` alone. Not where the tests run from the top down (``P_DOWN``: No
+#: Hearts, No Last Two), single steps already, whose bounds narrow from the top: there
+#: the squeeze cost more (No Last Two +24% nodes, one deal exact in 0.5 s open after 2
+#: s). BENCHMARKS.md, fifty-seventh session.
 SQUEEZE_MAX_VALUES = 64
 #: The share of a time limit that the usual order of the tests gets before the squeeze
 #: goes on from what it proved.
@@ -929,8 +930,9 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     stop : threading.Event, optional
         Once set (from another thread, or a signal handler), the search stops
         (:class:`SearchStopped`, ``reason`` "stop", with the bounds its finished tests
-        proved). Under a time limit the tests go inward from both ends of the range
-        (:data:`SQUEEZE_MAX_VALUES`), so that the bounds narrow from the start.
+        proved). Under a time limit, after half the time in the usual order, the tests
+        go inward from both ends of the range (:data:`SQUEEZE_MAX_VALUES`), so that the
+        bounds narrow.
     bounds : (low, high), optional
         Values the caller *knows* the result lies within (either may be None): the
         search tests only the values inside, so a bound that does not hold gives a wrong
