@@ -2,8 +2,8 @@
 
 A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
 options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, bet, cards,
-all_seats, trick, layout, out, node_limit, time_limit``). :func:`solve_job` validates it, routes it
-to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
+all_seats, trick, layout, out, node_limit, time_limit``). :func:`solve_job` validates
+it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
 (:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable shapes of
 ``design.md``:
 
@@ -495,9 +495,9 @@ class Job:
             raise BarbuError(f"no option of {self.rules.name}'s match applies to this "
                              "position (Dominoes needs a whole deal): name a --contract")
 
-        # solved the likely quick first (the rows keep the options' order): under a time
-        # limit they leave their shares to the slow ones, and a Ctrl-C in a slow one
-        # finds them done
+        # the likely quick ones are solved first (the rows keep the options' order):
+        # under a time limit they leave their shares to the slow ones, and a Ctrl-C in
+        # a slow one finds them done
         order = sorted(range(len(todo)), key=lambda i: self._likely_cost(todo[i][0]))
         started: list[int] = []
 
