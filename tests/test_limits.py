@@ -28,10 +28,15 @@ def _kw(case: dict) -> dict:
                 maximizers=case["maximizers"], trick=list(g.trick), whole_hand=g.whole_hand)
 
 
+def _problem(case: dict, time_limit: float | None = None) -> S._Problem:
+    g = case["game"]
+    return S._Problem(g.hands, case["rules"], case["contract"], case["trump"], g.leader,
+                      None, None, case["weights"], case["maximizers"], list(g.trick),
+                      g.whole_hand, None, None, None, time_limit)
+
+
 def _full_range(case: dict) -> tuple[Fraction, Fraction]:
-    pb = S._Problem(case["game"].hands, case["rules"], case["contract"], case["trump"],
-                    case["game"].leader, None, None, case["weights"], case["maximizers"],
-                    list(case["game"].trick), case["game"].whole_hand, None)
+    pb = _problem(case)
     return pb.fraction(pb.lo), pb.fraction(pb.hi)
 
 
@@ -111,10 +116,7 @@ def test_the_squeeze_finds_the_values_halving_does(monkeypatch: pytest.MonkeyPat
         g = case["game"]
         args = (g.hands, case["rules"], case["contract"])
         v = S.solve(*args, **_kw(case))
-        kw = _kw(case)
-        pb = S._Problem(*args, kw["trump"], kw["leader"], None, None, kw["weights"],
-                        kw["maximizers"], kw["trick"], kw["whole_hand"], None, None, None,
-                        600)
+        pb = _problem(case, 600)
         assert pb.run() == v, seed
         if pb.grid:  # (the finished tests proved the value: what a stop would report)
             assert pb.known == [int(v * pb.cc.scale * pb.wscale)] * 2, seed
@@ -144,11 +146,8 @@ def test_each_card_starts_from_what_its_own_tests_prove() -> None:
         if len(set(vals.values())) < 2:
             continue
         (c1, v1), (c2, v2) = sorted(vals.items(), key=lambda kv: kv[1])[::len(vals) - 1]
-        kw = _kw(case)
         for first, second, want in ((c1, c2, v2), (c2, c1, v1)):
-            pb = S._Problem(g.hands, case["rules"], case["contract"], kw["trump"],
-                            kw["leader"], None, None, kw["weights"], kw["maximizers"],
-                            kw["trick"], kw["whole_hand"], None)
+            pb = _problem(case)
             pb.run(only=first)
             pb.P[S.K.P_NODE_LIMIT] = int(pb.stats[0]) + 1  # (the second stops at once)
             try:
