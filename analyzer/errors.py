@@ -3,8 +3,8 @@
 Every bad input (a deal, a card, a seat, a contract, a rules file, an option) raises
 :class:`BarbuError` with a one-line message naming the problem. The command line turns it
 into that line on stderr and exit status 2; nothing else should reach the user as a
-traceback. :class:`SearchStopped` is the one kind that carries data: a search's node or
-time limit struck, and the :class:`Bounds` its finished tests proved.
+traceback. :class:`SearchStopped` is the one kind that carries data: a search stopped by
+a limit or a request, and the :class:`Bounds` its finished tests proved.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ class BarbuError(ValueError):
 
 @dataclass(frozen=True)
 class Bounds:
-    """What a search stopped by its time limit proved: the value lies between ``low`` and
-    ``high`` (exact, both included)."""
+    """What a stopped search proved: the value lies between ``low`` and ``high`` (exact,
+    both included)."""
 
     low: Fraction
     high: Fraction
