@@ -498,7 +498,8 @@ class Job:
         # the likely quick ones are solved first (the rows keep the options' order):
         # under a time limit they leave their shares to the slow ones, and a Ctrl-C in
         # a slow one finds them done
-        order = sorted(range(len(todo)), key=lambda i: self._likely_cost(todo[i][0]))
+        cost = {c.id: self._likely_cost(c) for c, _, _, _ in todo}  # (once a contract)
+        order = sorted(range(len(todo)), key=lambda i: cost[todo[i][0].id])
         started: list[int] = []
 
         def label(i: int) -> str:
