@@ -288,9 +288,10 @@ class Job:
 
     def solve_one(self, c: Contract, seat: int | None, side: tuple[int, ...] | None,
                   trump: int | None, rank: int | None, bet: int | None = None,
-                  time_limit: float | None = None) -> Fraction:
+                  time_limit: float | None = None, proved: Bounds | None = None) -> Fraction:
         """One value (``time_limit``: of a trick-contract search, which raises
-        :class:`SearchStopped` when it strikes; Dominoes searches always end)."""
+        :class:`SearchStopped` when it strikes, ``proved`` the bounds its earlier run
+        proved; Dominoes searches always end)."""
         if c.is_dominoes:
             from analyzer.dominoes import solve_dominoes
             return solve_dominoes(self.hands, self.rules, c, first=self.first_player(),
@@ -299,7 +300,7 @@ class Job:
         from analyzer.solve import solve
         return solve(self.hands, self.rules, c, trump=trump, leader=self.leader,
                      trick=self.trick, node_limit=self.node_limit, time_limit=time_limit,
-                     stop=self.stop, **self._objective(c, seat, side, bet))
+                     stop=self.stop, proved=proved, **self._objective(c, seat, side, bet))
 
     def solve_all(self, questions: Sequence[tuple], end: float | None,
                   before: Callable[[int], Any] | None = None,
@@ -311,13 +312,13 @@ class Job:
         from analyzer.solve import SearchStopped, within_time
         seen: set[int] = set()
 
-        def slot(i: int) -> Callable[[float | None], Fraction]:
-            def run(share: float | None) -> Fraction:
+        def slot(i: int) -> Callable[[float | None, Bounds | None], Fraction]:
+            def run(share: float | None, proved: Bounds | None) -> Fraction:
                 if before is not None and i not in seen:
                     before(i)
                 seen.add(i)
                 try:
-                    return self.solve_one(*questions[i], time_limit=share)
+                    return self.solve_one(*questions[i], time_limit=share, proved=proved)
                 except SearchStopped as e:
                     if names is None:
                         raise

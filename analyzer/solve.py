@@ -614,14 +614,26 @@ class _Problem:
     def fraction(self, v: int) -> Fraction:
         return Fraction(int(v), self.cc.scale * self.wscale)
 
-    def run(self, only: int = -1) -> Fraction:
-        """Exact value of the position (of playing card index ``only`` first, if given)."""
+    def run(self, only: int = -1, proved: Bounds | None = None) -> Fraction:
+        """Exact value of the position (of playing card index ``only`` first, if given).
+        ``proved``: the bounds an earlier run of the same search proved before it stopped
+        (:class:`SearchStopped`'s): the tests start within them, in the usual order."""
         g = self.game
         if g.over:
             return sum((wi * si for wi, si in zip(self.weights, g.score())), Fraction(0))
         if self.grid == 0:
             return Fraction(0)
-        self.known = [self.lo, self.hi]
+        lo, hi = self.lo, self.hi
+        if proved is not None:
+            unit = Fraction(self.cc.scale * self.wscale, self.grid)  # a point in steps
+            lo = max(lo, ceil(Fraction(proved.low) * unit) * self.grid)
+            hi = min(hi, floor(Fraction(proved.high) * unit) * self.grid)
+            if lo > hi:
+                raise BarbuError(f"bad proved bounds ({proved.low}, {proved.high}): no "
+                                 "value of the position lies within them")
+            if lo == hi:
+                return self.fraction(lo)
+        self.known = [lo, hi]
         kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
         # a row a ply: moves in columns 0-15, their scores in 16-28, the ply's killer
         # move in 31 (kept from one null-window test to the next); row K.MB_PROBE: where
@@ -633,7 +645,6 @@ class _Problem:
         tbuf = self.tbuf.copy()
         oc = -1 if only < 0 else card_bitpos(only)
         args = (hands, tbuf, rcnt, oc, kbuf, mbuf, relbuf)
-        lo, hi = self.lo, self.hi
         end = self.deadline
         if (end is not None and self.near is None and not self.P[K.P_DOWN]
                 and (hi - lo) // self.grid < SQUEEZE_MAX_VALUES):
@@ -887,7 +898,8 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
           trick: Sequence[int] = (), whole_hand: bool | None = None,
           tt_bits: int | None = None, node_limit: int | None = None,
           bounds: tuple[Fraction | int | None, Fraction | int | None] | None = None,
-          time_limit: float | None = None, stop=None) -> Fraction:
+          time_limit: float | None = None, stop=None,
+          proved: Bounds | None = None) -> Fraction:
     """Double-dummy value of a trick-contract position.
 
     Parameters
@@ -941,6 +953,11 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         value (:func:`declarer_bet_bounds`), which the bet often equals: the tests at or
         below it, which hold, are often the dearest of the bet's solve, and the one
         above it usually fails.
+    proved : Bounds, optional
+        What an earlier run of this same search proved before a limit stopped it (its
+        :class:`SearchStopped`'s ``bounds``): the tests start within them, in the order
+        they would have had, rather than over every value again (the rerun still starts
+        with an empty table).
 
     Returns
     -------
@@ -959,7 +976,7 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
     pb = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
                   maximizers, trick, whole_hand, tt_bits, node_limit, bounds, time_limit,
                   stop)
-    return pb.run()
+    return pb.run(proved=proved)
 
 
 def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
@@ -1155,11 +1172,11 @@ def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
     legal = list(pb.game.legal())
 
     def card(c: int) -> Slot:
-        def run(share: float | None) -> Fraction:
+        def run(share: float | None, proved: Bounds | None) -> Fraction:
             if share is not None:
                 pb.deadline = time.monotonic() + share
             try:
-                return pb.run(only=c)
+                return pb.run(only=c, proved=proved)
             except SearchStopped as e:
                 raise e.naming(f"the value after {card_name(c)}") from None
         return run
@@ -1168,10 +1185,12 @@ def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
 
 
 #: A search to run within a share of a time limit: called with its seconds (None: no
-#: limit), it returns the value or raises :class:`SearchStopped`.
-Slot = Callable[[float | None], Fraction]
+#: limit) and, when it runs again, the bounds its earlier runs proved (None the first
+#: time), it returns the value or raises :class:`SearchStopped`.
+Slot = Callable[[float | None, Bounds | None], Fraction]
 #: Rerun the searches a time limit stopped while the time left gives each at least this
-#: times the time it had (the same time would stop it at the same place).
+#: times the time it had (the test that stopped starts again from nothing: the same
+#: time would stop it at the same place).
 RERUN_FACTOR = 2.0
 
 
@@ -1193,9 +1212,10 @@ def time_share(end: float | None, solves: int) -> float | None:
 def within_time(slots: Sequence[Slot], end: float | None) -> list[Fraction | Bounds]:
     """Run each search in ``slots`` with an equal share of the time left to ``end``
     (what one leaves goes to the next); then, while the time left gives each search it
-    stopped at least ``RERUN_FACTOR`` times the share it had, run those again from the
-    start with the larger shares. A search stopped each time gets the :class:`Bounds`
-    its runs proved (the tightest of each end); one stopped by its node limit raises.
+    stopped at least ``RERUN_FACTOR`` times the share it had, run those again with the
+    larger shares, within the bounds their runs so far proved. A search stopped each
+    time gets the :class:`Bounds` its runs proved (the tightest of each end); one
+    stopped by its node limit raises.
     After a stop on request (``reason`` "stop") the others still run (and stop at once,
     with what they prove by then), and nothing runs again."""
     out: list[Fraction | Bounds | None] = [None] * len(slots)
@@ -1206,13 +1226,14 @@ def within_time(slots: Sequence[Slot], end: float | None) -> list[Fraction | Bou
         for k, i in enumerate(todo):
             share = time_share(end, len(todo) - k)
             had[i] = share or 0.0
+            old = out[i]
             try:
-                out[i] = slots[i](share)
+                out[i] = slots[i](share, old if isinstance(old, Bounds) else None)
             except SearchStopped as e:
                 if e.reason == "nodes":
                     raise
                 asked |= e.reason == "stop"
-                old, b = out[i], e.bounds
+                b = e.bounds
                 if isinstance(old, Bounds):  # (each run proved its own: both hold)
                     b = Bounds(max(old.low, b.low), min(old.high, b.high))
                 out[i] = b
@@ -1234,11 +1255,11 @@ def solve_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules 
     ``time_limit`` covers the four seats (:func:`within_time`): a seat whose search it
     (or ``stop``) stops gets :class:`Bounds`."""
     def seat(p: int) -> Slot:
-        def run(share: float | None) -> Fraction:
+        def run(share: float | None, proved: Bounds | None) -> Fraction:
             try:
                 return _Problem(deal_or_hands, rules, contract, trump, leader, p, None,
                                 None, None, trick, whole_hand, tt_bits, node_limit, None,
-                                share, stop).run()
+                                share, stop).run(proved=proved)
             except SearchStopped as e:
                 raise e.naming(f"{Seat(p).name}'s value") from None
         return run

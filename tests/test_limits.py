@@ -67,6 +67,45 @@ def test_a_node_limit_reports_bounds_that_hold() -> None:
     assert stopped > 100 and narrowed > 30, (stopped, narrowed)
 
 
+def test_a_rerun_goes_on_within_what_it_proved() -> None:
+    """``solve(proved=...)``, what a rerun under a time limit is given: the value when
+    nothing stops it; under a limit (twice the last, as reruns get), bounds inside those
+    it was given, around the value, and often narrower; an exact interval needs no search; an interval
+    holding no value of the position is an error."""
+    narrowed = reruns = 0
+    for seed in range(60):
+        case = random_case(5300 + seed, n=4 + seed % 4)
+        g = case["game"]
+        args = (g.hands, case["rules"], case["contract"])
+        v = S.solve(*args, **_kw(case))
+        pb = _problem(case)
+        assert pb.run(proved=Bounds(v, v)) == v and pb.stats[0] == 0
+        for limit in LIMITS[1:6]:
+            try:
+                S.solve(*args, node_limit=limit, **_kw(case))
+                continue
+            except SearchStopped as e:
+                b = e.bounds
+            assert S.solve(*args, proved=b, **_kw(case)) == v, (seed, limit)
+            for k in range(4):  # twice the limit each time, within what the runs proved
+                try:
+                    got = S.solve(*args, node_limit=limit << k, proved=b, **_kw(case))
+                except SearchStopped as e:
+                    c = e.bounds
+                    assert b.low <= c.low <= v <= c.high <= b.high, (seed, limit, b, c, v)
+                else:
+                    assert got == v, (seed, limit)
+                    c = Bounds(v, v)
+                reruns += 1
+                narrowed += c != b
+                b = c
+    assert reruns > 100 and narrowed > 30, (reruns, narrowed)
+    case = random_case(5300, n=5)
+    lo, hi = _full_range(case)
+    with pytest.raises(BarbuError, match="bad proved bounds"):
+        _problem(case).run(proved=Bounds(hi + 1, hi + 2))
+
+
 def test_bounds_hold_on_every_path_of_the_tests() -> None:
     """The tests start at a guess on full bridge deals, next to a known bound with
     ``bounds``, from the top down where ``P_DOWN`` says: node limits there too give bounds
@@ -237,14 +276,17 @@ def test_within_time_shares_the_time_and_reruns_what_it_stopped(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Equal shares of the time left, in order; what a quick search leaves goes to the
     later ones; a stopped search runs again while it would get twice its share, and its
-    bounds are the tightest of its runs; one that never gets enough keeps its bounds."""
+    bounds are the tightest of its runs, and each rerun is given what the runs before it
+    proved; one that never gets enough keeps its bounds."""
     clock = _Clock()
     monkeypatch.setattr(S, "time", clock)
     shares: dict[str, list[float]] = {"a": [], "b": [], "c": []}
+    given: dict[str, list[Bounds | None]] = {"a": [], "b": [], "c": []}
 
     def slot(name: str, needs: float, spend: float, bounds: list[Bounds]):
-        def run(share):
+        def run(share, proved):
             shares[name].append(round(share, 6))
+            given[name].append(proved)
             if share >= needs:
                 clock.t += spend
                 return Fraction(len(name))
@@ -278,27 +320,29 @@ def test_within_time_shares_the_time_and_reruns_what_it_stopped(
     for v in shares.values():
         v.clear()
 
-    def quick(share):
+    def quick(share, proved):
         shares["b"].append(share)
+        assert proved is None
         return Fraction(0)
+    given["c"].clear()
     out = S.within_time([slot("c", 99.0, 0.0, b), quick, quick, quick], 100.0 + 80.0)
-    # c: 20 (stopped), the three others take nothing; c again with 60 (>= 40), stopped,
-    # its bounds the meet of both runs; then 0 left
-    assert shares["c"] == [20.0, 60.0]
+    # c: 20 (stopped), the three others take nothing; c again with 60 (>= 40), given
+    # what its first run proved, stopped, its bounds the meet of both runs; then 0 left
+    assert shares["c"] == [20.0, 60.0] and given["c"] == [None, b[0]]
     assert out[0] == Bounds(Fraction(-8), Fraction(-4))
     clock.t = 100.0
     for v in shares.values():
         v.clear()
     calls = []
 
-    def asked(share):
+    def asked(share, proved):
         calls.append(share)
         raise SearchStopped("stopped", b[1], "stop")
     out = S.within_time([asked, quick, asked], 100.0 + 80.0)
     # a stop on request: the others still run, and nothing runs again
     assert out == [b[1], Fraction(0), b[1]] and len(calls) == 2
     with pytest.raises(SearchStopped):  # a node limit is the caller's error
-        S.within_time([lambda s: (_ for _ in ()).throw(
+        S.within_time([lambda s, p: (_ for _ in ()).throw(
             SearchStopped("n", b[0], "nodes"))], 200.0)
 
 
@@ -316,10 +360,10 @@ def test_the_other_end_of_a_bet_is_negated(monkeypatch: pytest.MonkeyPatch) -> N
     from analyzer.jobs import Job
     plain = Job.solve_one
 
-    def solve_one(self, c, seat, side, trump, rank, bet=None, time_limit=None):
+    def solve_one(self, c, seat, side, trump, rank, bet=None, time_limit=None, proved=None):
         if seat == 1:  # (E's end)
             raise SearchStopped("stopped", Bounds(Fraction(2), Fraction(5)), "time")
-        return plain(self, c, seat, side, trump, rank, bet, time_limit)
+        return plain(self, c, seat, side, trump, rank, bet, time_limit, proved)
 
     monkeypatch.setattr(Job, "solve_one", solve_one)
     res = solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-queens",
@@ -349,11 +393,11 @@ def test_a_node_limit_names_the_other_end_of_a_bet(monkeypatch: pytest.MonkeyPat
     from analyzer.jobs import Job
     plain = Job.solve_one
 
-    def solve_one(self, c, seat, side, trump, rank, bet=None, time_limit=None):
+    def solve_one(self, c, seat, side, trump, rank, bet=None, time_limit=None, proved=None):
         if seat == 1:  # (E's end)
             raise SearchStopped("search stopped: node limit 9 reached",
                                 Bounds(Fraction(2), Fraction(5)), "nodes")
-        return plain(self, c, seat, side, trump, rank, bet, time_limit)
+        return plain(self, c, seat, side, trump, rank, bet, time_limit, proved)
 
     monkeypatch.setattr(Job, "solve_one", solve_one)
     with pytest.raises(SearchStopped, match=r"node limit 9 reached \(E's score minus "
