@@ -249,15 +249,43 @@ def possible_raw(rules: Rules, contract: Contract) -> set[Fraction] | None:
     return out
 
 
-def _bonus_scored(c: Contract, raw: tuple[Fraction, ...]) -> bool:
+def _bonus_scored(rules: Rules, c: Contract, raw: tuple[Fraction, ...]) -> bool:
     """Whether a whole-hand bonus can explain ``raw``: the all-tricks bonus with the
-    others at 0 (they took nothing), or the all-cards bonus (the others keep what their
-    tricks, last tricks and Ravage shares give them, not checked here)."""
+    others at 0 (they took nothing), or the all-cards bonus with the others at what
+    their tricks, last tricks and Ravage City shares can give them (no scoring card:
+    the bonus's taker has them all)."""
     b = c.all_tricks_score
     if b is not None and any(x == b and all(y == 0 for q, y in enumerate(raw) if q != p)
                              for p, x in enumerate(raw)):
         return True
-    return c.all_cards_score is not None and c.all_cards_score in raw
+    b = c.all_cards_score
+    if b is None or b not in raw or not rules.card_points(c):
+        return False
+    try:
+        one, together = _others_without_cards(rules, c)
+    except _TooMany:
+        return True  # (too many to list: accept, as every check errs that way)
+    return any(x == b and all(y in one for q, y in enumerate(raw) if q != p)
+               and sum((y for q, y in enumerate(raw) if q != p), Fraction(0)) in together
+               for p, x in enumerate(raw))
+
+
+def _others_without_cards(rules: Rules, c: Contract) -> tuple[set[Fraction], set[Fraction]]:
+    """What one player, and three players together, can score in a hand of ``c`` while
+    taking no scoring card: trick points, last tricks and a Ravage City share (several
+    shares for the three, one each), counted independently (an over-approximation)."""
+    n = rules.tricks_per_hand
+    tp = rules.trick_points(c)
+    tricks = {tp * t for t in range(n + 1)}
+    last = _subset_sums([x for x in rules.last_tricks(c) if x])
+    r = c.ravage
+    one = _sums(tricks, last)
+    together = set(one)
+    if r is not None:  # (a share of 1 to 4 losers, or none; j of the k shares for three)
+        one = _sums(one, {Fraction(0)} | {r / k for k in range(1, 5)})
+        together = _sums(together, {Fraction(0)} | {j * r / k for k in range(1, 5)
+                                                    for j in range(1, min(k, 3) + 1)})
+    return one, together
 
 
 class _Range:
@@ -288,7 +316,7 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
     if r is not None and not tp and not cards and not any(last):
         # Ravage City alone: the players with the most cards of a suit share its points
         # (or a capot bonus replaces the taker's share)
-        if _bonus_scored(contract, raw):
+        if _bonus_scored(rules, contract, raw):
             return
         hit = [x for x in raw if x != 0]
         if not hit or any(x != r / len(hit) for x in hit):
@@ -311,7 +339,7 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
     if rules.stops_early(contract):
         # the hand may stop before every point is taken: the stop cards' points are all
         # there (it stops when they are all taken), the others' only in part; or a bonus
-        if _bonus_scored(contract, raw):
+        if _bonus_scored(rules, contract, raw):
             return
         rest = [p for k, p in cards.items() if k not in contract.stop_when_taken]
         rest += [tp * rules.tricks_per_hand, *last]
@@ -325,13 +353,17 @@ def check_raw(rules: Rules, contract: Contract, raw: tuple[Fraction, ...]) -> No
         return
     normal = rules.normal_total(contract)
     if total != normal:
-        if _bonus_scored(contract, raw):
+        if _bonus_scored(rules, contract, raw):
             return  # (a bonus replaced a score: the last tricks' check does not apply)
         b = contract.all_tricks_score
+        bc = contract.all_cards_score if cards else None
         raise BarbuError(f"raw results {names} add up to {fmt(total)}, not the {contract.id} "
                          f"total {fmt(normal)}"
                          + (f", nor are they {fmt(b)} for whoever takes every trick and 0 "
-                            "for the others" if b is not None else ""))
+                            "for the others" if b is not None else "")
+                         + (f", nor {fmt(bc)} for whoever takes every scoring card and "
+                            "for the others only what their tricks give them"
+                            if bc is not None else ""))
     if any(last) and not tp and not cards and r is None:
         # only the last tricks score: each goes to one player
         if not any(tuple(sum((v for v, q in zip(last, who) if q == p), Fraction(0))

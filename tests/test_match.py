@@ -283,6 +283,37 @@ def test_bonus_contracts_never_score_the_full_penalty():
     check_raw(c, c.contract("no-tricks"), (-35, -5, 0, 0))     # 7 tricks and 1: normal
 
 
+def test_an_all_cards_bonus_leaves_the_others_only_their_tricks():
+    """Whoever takes every scoring card scores the bonus; the others took no scoring
+    card, so they have what their tricks, last tricks and Ravage shares give them: in
+    classic-32's No Hearts and No Queens (no other points) 0 each. The check accepted
+    any other results once the bonus appeared."""
+    import tomllib
+
+    from analyzer.rules import parse_rules
+    c = load_rules("classic-32")
+    F = Fraction
+    for cid, other in (("no-hearts", -10), ("no-queens", -20)):
+        check_raw(c, c.contract(cid), (0, 0, F(80), 0))
+        with pytest.raises(BarbuError, match="nor 80 for whoever takes every scoring card"):
+            check_raw(c, c.contract(cid), (F(80), F(other), 0, 0))
+    data = tomllib.loads(load_rules("barbu-32").to_toml())
+    for extra, good, bad in (
+            ({}, ((20, -1, -2, 0), (20, -7, 0, 0), (-3, 20, -4, -1)),
+             ((20, -1, -2, -9), (20, -5, -5, 0))),  # (8 tricks a hand)
+            ({"ravage": -12}, ((20, -1, 0, -12), (-3, 20, -7, -4)),
+             ((20, -1, -2, -30), (20, -13, -13, 0)))):
+        data["contracts"]["x"] = dict(kind="tricks", trick_points=-1, card_points={"H": -1},
+                                      all_cards_score=20, **extra)
+        r = parse_rules(data, "x.toml")
+        x = r.contract("x")
+        for raw in good:
+            check_raw(r, x, tuple(F(v) for v in raw))
+        for raw in bad:
+            with pytest.raises(BarbuError, match="impossible|add up to"):
+                check_raw(r, x, tuple(F(v) for v in raw))
+
+
 def test_a_long_list_of_card_points_checks_the_range_without_the_bonus(tmp_path):
     """Where the raw scores are too many to list (20 hearts and diamonds at -1, -2, -4,
     ... points), check_raw checks the points' own range, with the all-cards bonus (+100)
