@@ -103,6 +103,9 @@ def solve(
                                         help="Preset name or rules file (default: tournament)."),
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card for the player to move."),
     all_seats: bool = typer.Option(False, "--all-seats", help="Guaranteed value of each seat."),
+    play: bool = typer.Option(False, "--play", help="Also one line of perfect play to the end, "
+                              "trick by trick (every card keeps the value; one contract, "
+                              "not with --cards, --all-seats or --bet)."),
     trick: Optional[str] = typer.Option(None, "--trick",
                                         help="Cards already played to the current trick, e.g. SA,S2."),
     layout: Optional[str] = typer.Option(None, "--layout",
@@ -135,7 +138,7 @@ def solve(
     opts = {"rules": rules, "contract": contract, "trump": trump, "rank": rank,
             "declarer": declarer, "leader": leader, "seat": seat, "side": side, "bet": bet,
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
-            "out": out, "node_limit": node_limit, "time_limit": time_limit}
+            "out": out, "node_limit": node_limit, "time_limit": time_limit, "play": play}
     check_given({**opts, "batch": batch})
     limit = check_seconds(time_limit, "--time-limit")  # (before a batch: once, not a line)
     if batch is not None:

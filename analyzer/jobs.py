@@ -2,7 +2,7 @@
 
 A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
 options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, bet, cards,
-all_seats, trick, layout, out, node_limit, time_limit``). :func:`solve_job` validates
+all_seats, trick, layout, out, node_limit, time_limit, play``). :func:`solve_job` validates
 it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
 (:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable shapes of
 ``design.md``:
@@ -13,6 +13,10 @@ it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
   guarantee of his score minus Y's, the three others against him), ``"bet": Y`` and
   ``"bracket": [value, -Y's end]``: the doubling bracket of design.md;
 * ``cards`` → ``"cards": [{"card": "SA", "value": …}, …]`` for the player to move;
+* ``play`` → ``"play": [{"leader", "cards", "winner"}, …]``, one line of perfect play
+  trick by trick (the trick in progress first, its cards played so far included),
+  ``"play_points": {"N": …, …}`` (the raw points each seat takes along it, from the
+  position) and ``"play_complete"`` (false where a limit or a stop cut it short);
 * no contract → ``"rows": [{"contract", "trump", "rank", "seat", "value"}, …]``, one row
   per option (every trump suit, every starting rank) and seat, plus ``"best"``.
 
@@ -45,7 +49,7 @@ from analyzer.sampler import intersect_lengths
 
 JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", "seat",
             "side", "bet", "cards", "all_seats", "trick", "layout", "out", "node_limit",
-            "time_limit")
+            "time_limit", "play")
 
 
 # --------------------------------------------------------------------------- parsing
@@ -101,7 +105,7 @@ def _check_types(job: Mapping[str, Any]) -> None:
     for k, v in job.items():
         if v is None:
             continue
-        if k in ("cards", "all_seats"):
+        if k in ("cards", "all_seats", "play"):
             ok = isinstance(v, bool)
             want = "true or false"
         elif k == "node_limit":
@@ -212,6 +216,16 @@ class Job:
         if self.all_seats and self.cards:
             raise BarbuError("--all-seats and --cards answer different questions: "
                              "choose one")
+        self.play = bool(job.get("play"))
+        if self.play:
+            other = ("--all-seats" if self.all_seats else "--cards" if self.cards
+                     else "--bet" if self.bet is not None else None)
+            if other:
+                raise BarbuError(f"--play plays out one value: drop {other}")
+            if self.contract is None:
+                raise BarbuError("--play plays out one contract: name the --contract")
+            if self.contract.is_dominoes:
+                raise BarbuError("--play is for trick contracts (Dominoes has no tricks)")
         c = self.contract
         if c is not None:
             if c.is_tricks:
@@ -412,6 +426,9 @@ class Job:
             questions.append((c, self.bet, None, self.trump, self.rank, self.seat))
             x, y = Seat(self.seat).name, Seat(self.bet).name  # type: ignore[arg-type]
             names.append(f"{y}'s score minus {x}'s, {y}'s end of the bet,")
+        if self.play:
+            res.update(self._play(c))
+            return res
         end = self.end
         if end is not None and self.cards:  # (the cards' share: as one more question)
             now = time.monotonic()
@@ -433,6 +450,35 @@ class Job:
                             for k, v in sorted(vals.items(),
                                                key=lambda kv: sign * _middle(kv[1]))]
         return res
+
+    def _play(self, c: Contract) -> dict[str, Any]:
+        """The value and one line of perfect play (:func:`analyzer.solve.solve_line`),
+        trick by trick."""
+        from analyzer.engine import TrickGame
+        from analyzer.solve import solve_line
+        v, cards, complete = solve_line(
+            self.hands, self.rules, c, trump=self.trump, leader=self.leader,
+            trick=self.trick, node_limit=self.node_limit, stop=self.stop,
+            time_limit=None if self.end is None else max(self.end - time.monotonic(), 1e-6),
+            **self._objective(c, self.seat, self.side, None))
+        self.open |= isinstance(v, Bounds) or not complete
+        g = TrickGame(self.rules, c, self.hands, self.leader, trump=self.trump,
+                      trick=self.trick)
+        tricks: list[dict[str, Any]] = []
+        for x in cards:
+            if not g.trick:
+                tricks.append({"leader": Seat(g.leader).name, "cards": [], "winner": None})
+            elif not tricks:  # (the trick in progress: its cards so far)
+                tricks.append({"leader": Seat(g.leader).name,
+                               "cards": [card_name(k) for k in g.trick], "winner": None})
+            g.play(x)
+            tricks[-1]["cards"].append(card_name(x))
+            if not g.trick:
+                tricks[-1]["winner"] = Seat(g.leader).name
+        pts = g.score() if g.over else g.points
+        return {**_value(v), "play": tricks,
+                "play_points": {Seat(p).name: _num(pts[p]) for p in range(4)},
+                "play_complete": complete}
 
     def _to_move(self, c: Contract) -> int:
         if c.is_dominoes:  # the engine skips seats already out

@@ -634,17 +634,7 @@ class _Problem:
             if lo == hi:
                 return self.fraction(lo)
         self.known = [lo, hi]
-        kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
-        # a row a ply: moves in columns 0-15, their scores in 16-28, the ply's killer
-        # move in 31 (kept from one null-window test to the next); row K.MB_PROBE: where
-        # a probe stops; row K.MB_CTX: the addresses and shapes of the search's arrays
-        mbuf = np.zeros((64, 32), dtype=np.int64)
-        relbuf = np.zeros(64, dtype=np.uint64)
-        rcnt = np.zeros(16, dtype=np.int64)
-        hands = self.hands.copy()
-        tbuf = self.tbuf.copy()
-        oc = -1 if only < 0 else card_bitpos(only)
-        args = (hands, tbuf, rcnt, oc, kbuf, mbuf, relbuf)
+        args = self._buffers(only)
         end = self.deadline
         if (end is not None and self.near is None and not self.P[K.P_DOWN]
                 and (hi - lo) // self.grid < SQUEEZE_MAX_VALUES):
@@ -660,6 +650,42 @@ class _Problem:
                 self.deadline = end
             return self.fraction(self._squeeze(*self.known, *args))
         return self.fraction(self._usual(lo, hi, only, *args))
+
+    def _buffers(self, only: int = -1) -> tuple:
+        """The search's arguments after the bounds: its copy of the hands and trick, the
+        Ravage counts, the card to play first (``only``, -1: any) and its work arrays."""
+        kbuf = np.zeros((16, self.words + 4), dtype=np.uint64)
+        # a row a ply: moves in columns 0-15, their scores in 16-28, the ply's killer
+        # move in 31 (kept from one null-window test to the next); row K.MB_PROBE: where
+        # a probe stops; row K.MB_CTX: the addresses and shapes of the search's arrays
+        mbuf = np.zeros((64, 32), dtype=np.int64)
+        relbuf = np.zeros(64, dtype=np.uint64)
+        rcnt = np.zeros(16, dtype=np.int64)
+        oc = -1 if only < 0 else card_bitpos(only)
+        return (self.hands.copy(), self.tbuf.copy(), rcnt, oc, kbuf, mbuf, relbuf)
+
+    def keeping(self, value: Fraction, cards: Sequence[int]) -> int:
+        """The first of ``cards`` (legal cards of the player to move) after which the
+        position's ``value`` still holds: one null-window test a card tried, on one table
+        (a maximiser's card is worth at most the value, a minimiser's at least)."""
+        v = value * self.cc.scale * self.wscale
+        if v.denominator != 1:
+            raise ValueError(f"{value} is not a value of this position")
+        v, step = int(v), self.grid
+        up = (int(self.P[K.P_MAXMASK]) >> self.game.to_move) & 1
+        for c in cards:
+            if (v <= self.lo) if up else (v >= self.hi):
+                return c  # (no card can do worse than the value's own end of the range)
+            args = self._buffers(c)
+            self.known = [self.lo, self.hi]  # (each card's tests prove its own bounds)
+            try:
+                if up and self._tests(v - step, v, *args) >= v:
+                    return c
+                if not up and self._tests(v, v + step, *args) <= v:
+                    return c
+            except SearchStopped as e:
+                raise e.naming(f"the value after {card_name(c)}") from None
+        raise ValueError(f"no card keeps the value {value}: it is not the position's")
 
     def _usual(self, lo: int, hi: int, only: int, *args) -> int:
         """The value by the usual order of the tests: from a guess, next to a known
@@ -1184,6 +1210,70 @@ def solve_cards(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
     return dict(zip(legal, vals))
 
 
+def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+               contract: Contract | str, *, trump: int | str | None = None,
+               leader: int | str | Seat, seat: int | str | Seat | None = None,
+               side: str | Iterable[int | str | Seat] | None = None,
+               weights: Sequence[int | Fraction] | None = None,
+               maximizers: Iterable[int | str | Seat] | None = None,
+               trick: Sequence[int] = (), whole_hand: bool | None = None,
+               tt_bits: int | None = None, node_limit: int | None = None,
+               time_limit: float | None = None, stop=None
+               ) -> tuple[Fraction | Bounds, list[int], bool]:
+    """The value, and one line of perfect play to the end: ``(value, cards, complete)``.
+
+    Each card of the line keeps the position's value (every seat plays one of its best
+    cards; where several are, the first legal one in card order that does). Same
+    parameters as :func:`solve`; the value comes first, then the line, card by card, a
+    null-window test for each card tried (its own search for each position). ``cards``
+    continues the trick in progress. A time limit or a stop request that strikes during
+    the value gives its :class:`Bounds` and no line; during the line, the cards found by
+    then and ``complete`` false. Refused where the value depends on the tricks already
+    taken, which a position in mid-hand does not carry: Ravage City, and the whole-hand
+    bonuses (capot, all the scoring cards) in a whole hand."""
+    end = _end(time_limit)
+    rules = load_rules(rules) if not isinstance(rules, Rules) else rules
+    root = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
+                    maximizers, trick, whole_hand, tt_bits, node_limit, None,
+                    time_share(end, 1), stop)
+    if root.P[K.P_RAVAGE] or root.P[K.P_BONUS_T] or root.P[K.P_BONUS_C]:
+        raise BarbuError(f"no line of play in {root.contract.id} here: its points depend "
+                         "on the tricks already taken (Ravage City, a whole-hand bonus), "
+                         "which the solver's mid-hand positions do not carry")
+    try:
+        value = root.run()
+    except SearchStopped as e:
+        if e.reason == "nodes":
+            raise
+        return e.bounds, [], False
+    g = root.game
+    game = g.copy()
+    w = root.weights
+    cards: list[int] = []
+    first = game.tricks_done
+    while not game.over:
+        legal = sorted(game.legal())
+        if len(legal) > 1:
+            here = value - sum((a * b for a, b in zip(w, game.points)), Fraction(0))
+            pb = root if not cards else _Problem(
+                [set(h) for h in game.hands], rules, root.contract, trump, game.leader,
+                None, None, w, root.maximizers, list(game.trick),
+                g.whole_hand and game.tricks_done == first, tt_bits, node_limit, None,
+                time_share(end, 1), stop)
+            try:
+                legal = [pb.keeping(here, legal)]
+            except SearchStopped as e:
+                if e.reason == "nodes":
+                    raise
+                return value, cards, False
+        game.play(legal[0])
+        cards.append(legal[0])
+    got = sum((a * b for a, b in zip(w, game.score())), Fraction(0))
+    if got != value:  # (every card kept the value: the line must score it)
+        raise AssertionError(f"the line scores {got}, not the value {value}")
+    return value, cards, True
+
+
 #: A search to run within a share of a time limit: called with its seconds (None: no
 #: limit) and, when it runs again, the bounds its earlier runs proved (None the first
 #: time), it returns the value or raises :class:`SearchStopped`.
@@ -1357,4 +1447,5 @@ def solve_stats(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
 
 __all__ = ["solve", "solve_cards", "solve_all_seats", "solve_stats", "objective",
            "card_name", "score_sign", "declarer_bet_bounds", "solve_from_value", "Bounds",
+           "solve_line",
            "SearchStopped", "time_share", "within_time"]

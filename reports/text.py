@@ -136,6 +136,18 @@ def render_solve(res: dict[str, Any]) -> str:
                        + _bet_verdict(x, y, _to_float(lo), _to_float(hi)))
     else:
         out.append(f"guaranteed value of {who}: {_value_text(res)}")
+    if "play" in res:
+        out.append("")
+        done = res.get("play_complete")
+        out.append("a line of perfect play (every card keeps the value; others may too)"
+                   + (":" if done else ", cut short" + (" before its first card:"
+                                                         if not res["play"] else ":")))
+        if res["play"]:
+            out.append(_grid(["trick", "leader", "cards", "won by"], left=4, rows=[
+                [str(i), t["leader"], " ".join(t["cards"]), t["winner"] or "-"]
+                for i, t in enumerate(res["play"], 1)]))
+        out.append(("raw points along it: " if done else "raw points so far: ")
+                   + "  ".join(f"{k} {_num(v)}" for k, v in res["play_points"].items()))
     if "cards" in res:
         out.append("")
         out.append(f"each legal card of {res['to_move']} (guaranteed value of {who} after "

@@ -61,6 +61,18 @@ def test_solve_one_value_and_all_seats_and_cards():
     assert max(x["value"] for x in c["cards"]) == c["value"]
 
 
+def test_solve_line_json_and_text():
+    """``--play``: the value and one line of perfect play, each trick's leader, cards
+    and winner; the brute-force value for the points along it."""
+    res = ok_json("solve", ENDGAME, "-c", "no-tricks", "--play")
+    assert res["value"] == _oracle(ENDGAME, "no-tricks", (0,)) == -4
+    assert [len(t["cards"]) for t in res["play"]] == [4, 4, 4] and res["play_complete"]
+    assert res["play"][0]["leader"] == "N" and res["play_points"]["N"] == -4
+    p = run("solve", ENDGAME, "-c", "no-tricks", "--play")
+    assert p.returncode == 0 and "a line of perfect play" in p.stdout
+    assert "raw points along it: N -4" in p.stdout
+
+
 def test_solve_side_and_trick_in_progress():
     d = ok_json("solve", ENDGAME, "-c", "notrump", "--rules", "bridge", "--side", "NS",
                 "--leader", "N")
@@ -225,6 +237,10 @@ def test_dominoes_json_layout_is_canonical():
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--seat", "N"), "drop --seat"),
     (("solve", ENDGAME, "-c", "no-tricks", "--all-seats", "--cards"), "choose one"),
     (("solve", ENDGAME, "--cards"), "name a --contract"),
+    (("solve", ENDGAME, "--play"), "--play plays out one contract: name the --contract"),
+    (("solve", ENDGAME, "-c", "no-king", "--play", "--cards"), "drop --cards"),
+    (("solve", ENDGAME, "-c", "ravage-city", "--play"), "no line of play in ravage-city"),
+    (("solve", "--example", "-c", "dominoes", "--play"), "--play is for trick contracts"),
     (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),
     (("advise", "AK72.Q5.A963.KJ4", "--workers", "-2"), "bad --workers -2"),
     (("advise", "--example", "--time-limit", "0"), "bad --time-limit '0'"),

@@ -1,0 +1,176 @@
+"""A line of perfect play (:func:`analyzer.solve.solve_line`, ``barbu solve --play``):
+every card of it keeps the position's value, by the brute-force oracle on random small
+positions of every preset, contract, variant and objective."""
+
+from __future__ import annotations
+
+import re
+import threading
+from fractions import Fraction
+
+import pytest
+
+from analyzer import solve as S
+from analyzer.cards import card_name
+from analyzer.errors import BarbuError, Bounds, SearchStopped
+from analyzer.jobs import batch_worker, parse_batch_line, solve_job
+from analyzer.rules import load_rules
+from reports.text import render_solve
+from tests.oracle import brute_value
+from tests.test_solve import random_case
+
+DEAL32 = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+
+
+def _line(case: dict, **kw):
+    g = case["game"]
+    return S.solve_line(g.hands, case["rules"], case["contract"], trump=case["trump"],
+                        leader=g.leader, weights=case["weights"],
+                        maximizers=case["maximizers"], trick=list(g.trick),
+                        whole_hand=g.whole_hand, **kw)
+
+
+def _history_matters(case: dict) -> bool:
+    """Ravage City, or a whole-hand bonus that can still be won (a whole hand; for the
+    all-cards bonus, every scoring card still in play)."""
+    r, g = case["rules"], case["game"]
+    c = r.contracts[case["contract"]]
+    in_play = set().union(*g.hands) | set(g.trick)
+    return c.ravage is not None or g.whole_hand and (
+        c.all_tricks_score is not None
+        or c.all_cards_score is not None and set(r.card_points(c)) <= in_play)
+
+
+def _check_lines(seeds: range) -> tuple[int, int]:
+    lines = refused = 0
+    for seed in seeds:
+        case = random_case(seed, n=2 + seed % 3)
+        g = case["game"]
+        w, mx = case["weights"], case["maximizers"]
+        if _history_matters(case):
+            with pytest.raises(BarbuError, match="no line of play"):
+                _line(case)
+            refused += 1
+            continue
+        value, cards, complete = _line(case)
+        assert complete and value == brute_value(g, w, mx), seed
+        h = g.copy()
+        for k, x in enumerate(cards):
+            assert x in h.legal(), (seed, k)
+            h.play(x)
+            # the position after each card of the line still has the value
+            assert brute_value(h, w, mx) == value, (seed, k, card_name(x))
+        assert h.over, seed
+        lines += 1
+    return lines, refused
+
+
+def test_every_card_of_the_line_keeps_the_value() -> None:
+    lines, refused = _check_lines(range(40_000, 40_100))
+    assert lines > 60 and refused > 3, (lines, refused)
+
+
+@pytest.mark.slow
+def test_every_card_of_the_line_keeps_the_value_full() -> None:
+    lines, refused = _check_lines(range(40_000, 42_000))
+    assert lines > 1500
+
+
+def test_a_line_from_a_whole_deal_scores_its_value() -> None:
+    r = load_rules("barbu-32")
+    for cid in ("no-king", "no-tricks", "no-queens", "no-hearts", "no-last"):
+        v = S.solve(DEAL32, r, cid, leader=0, seat=0)
+        got, cards, complete = S.solve_line(DEAL32, r, cid, leader=0, seat=0)
+        assert got == v and complete and cards, cid
+    # No King ends when the king of hearts falls: the line ends there too
+    _, cards, _ = S.solve_line(DEAL32, r, "no-king", leader=0, seat=0)
+    assert len(cards) % 4 == 0 and len(cards) < 32
+    assert "HK" in [card_name(x) for x in cards[-4:]]
+
+
+def test_history_dependent_points_are_refused_but_endgames_of_a_bonus_contract_are_not(
+        ) -> None:
+    c32 = load_rules("classic-32")
+    with pytest.raises(BarbuError, match="no line of play in no-tricks here"):
+        S.solve_line(DEAL32, c32, "no-tricks", leader=0, seat=0)
+    t = load_rules("tournament")
+    with pytest.raises(BarbuError, match="Ravage City"):
+        S.solve_line("N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", t, "ravage-city", leader=0, seat=0)
+    # an endgame (not a whole hand): no bonus applies, the line is given
+    end = "N:KQ.7.. J9.8.. ..AK7. ..QJ8."
+    v, cards, complete = S.solve_line(end, c32, "no-tricks", leader=0, seat=0,
+                                      whole_hand=False)
+    assert complete and len(cards) == 12 and v == S.solve(
+        end, c32, "no-tricks", leader=0, seat=0, whole_hand=False)
+
+
+def test_a_stop_gives_the_bounds_or_the_cards_found_so_far(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    r = load_rules("barbu-32")
+    asked = threading.Event()
+    asked.set()  # (before the value: its bounds, no line)
+    v, cards, complete = S.solve_line(DEAL32, r, "no-queens", leader=0, seat=0, stop=asked)
+    assert isinstance(v, Bounds) and v.low <= -4 <= v.high and cards == [] and not complete
+    plain = S._Problem.keeping
+    calls = []
+
+    def keeping(self, value, cards):
+        calls.append(1)
+        if len(calls) == 3:
+            raise SearchStopped("search stopped: time limit reached",
+                                Bounds(Fraction(-8), Fraction(0)), "time")
+        return plain(self, value, cards)
+    monkeypatch.setattr(S._Problem, "keeping", keeping)
+    v, cards, complete = S.solve_line(DEAL32, r, "no-queens", leader=0, seat=0)
+    assert v == -4 and not complete and 2 <= len(cards) < 32
+    calls.clear()
+    res = solve_job({"deal": DEAL32, "rules": "barbu-32", "contract": "no-queens",
+                     "play": True, "time_limit": 60})
+    assert res["value"] == -4 and res["play_complete"] is False and res["timed_out"]
+    assert res["play"][-1]["winner"] is None or len(res["play"][-1]["cards"]) == 4
+    assert "cut short:" in render_solve(res) and "raw points so far" in render_solve(res)
+
+
+def test_a_node_limit_names_what_it_stopped() -> None:
+    """A node limit raises, as in :func:`solve`, naming the value or the card whose test
+    it stopped (a limit applies to each search: the value's, then each position's)."""
+    r = load_rules("tournament")
+    deal = "N:AK72.Q5.A963.KJ4 QJ5.AT942.K7.Q85 T84.K763.QJ4.A92 963.J8.T852.T763"
+    said = []
+    for k in range(8, 20):
+        try:
+            S.solve_line(deal, r, "trumps", trump="S", leader=0, seat=0, node_limit=2 ** k,
+                         tt_bits=18)
+        except SearchStopped as e:
+            said.append(str(e))
+    assert any("reached (the value lies between" in m for m in said), said
+    assert any(re.search(r"reached \(the value after [SHDC][2-9TJQKA] lies", m)
+               for m in said), said
+
+
+def test_the_job_shape_and_text() -> None:
+    res = solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-tricks",
+                     "trick": "SA,SQ", "play": True})
+    assert res["value"] == -4 and res["play_complete"] is True
+    assert res["play"] == [
+        {"leader": "N", "cards": ["SA", "SQ", "DK", "DJ"], "winner": "N"},
+        {"leader": "N", "cards": ["SK", "SJ", "DA", "DQ"], "winner": "N"},
+        {"leader": "N", "cards": ["H2", "H3", "C2", "C3"], "winner": "E"}]
+    assert res["play_points"] == {"N": -4, "E": -2, "S": 0, "W": 0}
+    text = render_solve(res)
+    assert "a line of perfect play (every card keeps the value; others may too):" in text
+    assert "1      N       SA SQ DK DJ  N" in text and "raw points along it: N -4  E -2" in text
+    for extra, msg in (({"cards": True}, "drop --cards"), ({"all_seats": True},
+                                                          "drop --all-seats"),
+                       ({"bet": "E"}, "drop --bet"), ({"contract": None}, "name the --contract"),
+                       ({"contract": "dominoes", "rank": "7"}, "trick contracts"),
+                       ({"play": "yes"}, "bad play 'yes'")):
+        with pytest.raises(BarbuError, match=msg):
+            solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-tricks",
+                       "play": True, **extra})
+    # a batch job: "line" is the job's line number there, "play" the line of play
+    job = parse_batch_line('{"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "play": true}',
+                           {"contract": "no-tricks"})
+    out = batch_worker((7, job))
+    assert out["line"] == 7 and out["value"] == -4 and out["play_complete"] is True
+    assert [t["winner"] for t in out["play"]] == ["N", "N", "E"]
