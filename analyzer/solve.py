@@ -276,7 +276,9 @@ class _Problem:
 
     def __init__(self, deal_or_hands, rules, contract, trump, leader, seat, side, weights,
                  maximizers, trick, whole_hand, tt_bits, node_limit=None, bounds=None,
-                 time_limit=None, stop=None):
+                 time_limit=None, stop=None, past: TrickGame | None = None):
+        # past: the game of a whole hand played to this position (a line of play), whose
+        # completed tricks decide what the whole-hand bonuses and Ravage City still give
         rules = load_rules(rules) if not isinstance(rules, Rules) else rules
         c = rules.contract(contract) if not isinstance(contract, Contract) else contract
         if c.id not in rules.contracts or rules.contracts[c.id] is not c and \
@@ -336,10 +338,34 @@ class _Problem:
         for i, x in enumerate(game.trick):
             self.tbuf[4 * self.tl + i] = card_bitpos(x)
         in_pos = set().union(*game.hands) | set(game.trick)
-        whole = game.whole_hand
-        bonus_t = whole and cc.bonus_tricks is not None
-        bonus_c = whole and cc.bonus_cards is not None and set(cc.card_points) <= in_pos
+        whole = game.whole_hand  # (the first-trick heart ban; and the bonuses, below)
         s = cc.scale
+        # the bonuses' state: -1 nobody has taken a trick (a scoring card) yet, a seat
+        # who took every one so far, -2 none can have them all; what the taker took
+        # before this position (scaled); each seat's cards of each suit taken before it
+        st_t = st_c = -1
+        hist_t = hist_c = 0
+        self.rcnt0 = np.zeros(16, dtype=np.int64)
+        scoring = set(cc.card_points)
+        if past is not None and past.whole_hand and past.tricks_done:
+            taken = [set(past.taken[p]) for p in range(4)]
+            won = [p for p in range(4) if past.tricks_won[p]]
+            st_t = won[0] if len(won) == 1 else -2
+            hit = [p for p in range(4) if taken[p] & scoring]
+            st_c = -1 if not hit else hit[0] if len(hit) == 1 else -2
+            if st_t >= 0:
+                hist_t = int(past.points[st_t] * s)
+            if st_c >= 0:
+                hist_c = sum(int(cc.pts[card_bitpos(x)]) for x in taken[st_c] & scoring)
+                in_pos = in_pos | (taken[st_c] & scoring)  # (for the all-cards test)
+            for p in range(4):
+                for x in taken[p]:
+                    self.rcnt0[4 * p + (card_bitpos(x) >> 4)] += 1
+        bonus_whole = whole or (past is not None and past.whole_hand)
+        bonus_t = bonus_whole and cc.bonus_tricks is not None and st_t != -2
+        bonus_c = (bonus_whole and cc.bonus_cards is not None and st_c != -2
+                   and scoring <= in_pos)
+        in_pos = set().union(*game.hands) | set(game.trick)
         wv = [int(x) for x in self.w]
         ipos = np.fromiter((card_bitpos(x) for x in in_pos), dtype=np.int64,
                            count=len(in_pos))
@@ -350,13 +376,15 @@ class _Problem:
         #: varies): a whole hand's ``Rules.total``, else the additive points in play
         #: (declarer_bet_bounds)
         self.total: Fraction | None = None
-        if game.whole_hand and not game.trick and self.tl == rules.tricks_per_hand:
+        if past is not None and past.tricks_done:
+            pass  # (a line's later positions: no caller needs it)
+        elif game.whole_hand and not game.trick and self.tl == rules.tricks_per_hand:
             self.total = rules.total(c)
         elif not (whole and (cc.bonus_tricks is not None or cc.bonus_cards is not None)) \
                 and cc.ravage is None and cc.stop_mask == 0:
             self.total = Fraction(total_pts, cc.scale)
-        adj_t = int(cc.bonus_tricks * s) - total_pts if bonus_t else 0
-        adj_c = int(cc.bonus_cards * s) - card_total if bonus_c else 0
+        adj_t = int(cc.bonus_tricks * s) - total_pts - hist_t if bonus_t else 0
+        adj_c = int(cc.bonus_cards * s) - card_total - hist_c if bonus_c else 0
         rav = int(cc.ravage * s) if cc.ravage is not None else 0
         adj_vals = [0]
         if bonus_t:
@@ -513,9 +541,8 @@ class _Problem:
         P[K.P_TPL_MONO] = mono
         self.P = P
         self.masks = np.array([cc.forced_mask, cc.stop_mask, cc.scoring_mask], dtype=np.uint64)
-        self.st = -1 if (bonus_t or bonus_c) else -2
-        self.st_t = -1 if bonus_t else -2
-        self.st_c = -1 if bonus_c else -2
+        self.st_t = st_t if bonus_t else -2
+        self.st_c = st_c if bonus_c else -2
         # root bounds on the grid
         lo = int(self.tLo[self.tl]) + int(self.cLo[ipos].sum())
         hi = int(self.tHi[self.tl]) + int(self.cHi[ipos].sum())
@@ -660,7 +687,7 @@ class _Problem:
         # a probe stops; row K.MB_CTX: the addresses and shapes of the search's arrays
         mbuf = np.zeros((64, 32), dtype=np.int64)
         relbuf = np.zeros(64, dtype=np.uint64)
-        rcnt = np.zeros(16, dtype=np.int64)
+        rcnt = self.rcnt0.copy()
         oc = -1 if only < 0 else card_bitpos(only)
         return (self.hands.copy(), self.tbuf.copy(), rcnt, oc, kbuf, mbuf, relbuf)
 
@@ -1228,18 +1255,14 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
     null-window test for each card tried (its own search for each position). ``cards``
     continues the trick in progress. A time limit or a stop request that strikes during
     the value gives its :class:`Bounds` and no line; during the line, the cards found by
-    then and ``complete`` false. Refused where the value depends on the tricks already
-    taken, which a position in mid-hand does not carry: Ravage City, and the whole-hand
-    bonuses (capot, all the scoring cards) in a whole hand."""
+    then and ``complete`` false. The positions along a line of a whole hand carry what
+    its completed tricks decide (who can still win a whole-hand bonus, and how much the
+    taker has had; the cards of each suit each seat took, for Ravage City)."""
     end = _end(time_limit)
     rules = load_rules(rules) if not isinstance(rules, Rules) else rules
     root = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
                     maximizers, trick, whole_hand, tt_bits, node_limit, None,
                     time_share(end, 1), stop)
-    if root.P[K.P_RAVAGE] or root.P[K.P_BONUS_T] or root.P[K.P_BONUS_C]:
-        raise BarbuError(f"no line of play in {root.contract.id} here: its points depend "
-                         "on the tricks already taken (Ravage City, a whole-hand bonus), "
-                         "which the solver's mid-hand positions do not carry")
     try:
         value = root.run()
     except SearchStopped as e:
@@ -1259,7 +1282,7 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
                 [set(h) for h in game.hands], rules, root.contract, trump, game.leader,
                 None, None, w, root.maximizers, list(game.trick),
                 g.whole_hand and game.tricks_done == first, tt_bits, node_limit, None,
-                time_share(end, 1), stop)
+                time_share(end, 1), stop, game)
             try:
                 legal = [pb.keeping(here, legal)]
             except SearchStopped as e:

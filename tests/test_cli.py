@@ -239,7 +239,6 @@ def test_dominoes_json_layout_is_canonical():
     (("solve", ENDGAME, "--cards"), "name a --contract"),
     (("solve", ENDGAME, "--play"), "--play plays out one contract: name the --contract"),
     (("solve", ENDGAME, "-c", "no-king", "--play", "--cards"), "drop --cards"),
-    (("solve", ENDGAME, "-c", "ravage-city", "--play"), "no line of play in ravage-city"),
     (("solve", "--example", "-c", "dominoes", "--play"), "--play is for trick contracts"),
     (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),
     (("advise", "AK72.Q5.A963.KJ4", "--workers", "-2"), "bad --workers -2"),
