@@ -63,6 +63,7 @@ Layout = tuple[Run, Run, Run, Run]
 
 __all__ = ["PASS", "Layout", "parse_layout", "format_layout", "run_order",
            "solve_dominoes", "solve_dominoes_cards", "solve_dominoes_all_seats",
+           "solve_dominoes_line",
            "dominoes_rank_table", "dominoes_first_seat", "dominoes_ranks"]
 
 
@@ -529,6 +530,43 @@ def solve_dominoes_all_seats(deal_or_hands: Deal | Sequence[Iterable[int]],
     return {s: solve_dominoes(deal_or_hands, rules, contract, first=first,
                               start_rank=start_rank, layout=layout, out=out, seat=s)
             for s in range(4)}
+
+
+def solve_dominoes_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                        contract: Contract | str, *, first: int | str | Seat,
+                        start_rank: int | str | None = None,
+                        layout: Sequence[Run] | str | None = None,
+                        out: Sequence[int | str | Seat] = (),
+                        seat: int | str | Seat | None = None, weights: Sequence | None = None,
+                        maximizers: Iterable | None = None
+                        ) -> tuple[Fraction, list[tuple[int, int]]]:
+    """The value and one line of perfect play to the end: ``(value, [(seat, move),
+    …])``, a move a card index or ``PASS``. Each move keeps the value (where several
+    do, the first legal one in card order; each position's moves solved by
+    :func:`solve_dominoes_cards`). Same parameters as :func:`solve_dominoes`."""
+    if layout is not None and not isinstance(layout, str) and _iterable(layout):
+        layout = list(layout)
+    kw = dict(seat=seat, weights=weights, maximizers=maximizers)
+    value = solve_dominoes(deal_or_hands, rules, contract, first=first,
+                           start_rank=start_rank, layout=layout, out=out, **kw)
+    game = dominoes_position(deal_or_hands, rules, contract, first=first,
+                             start_rank=start_rank, layout=layout, out=out)
+    r = _rules(rules)
+    c = _contract(r, contract)
+    moves: list[tuple[int, int]] = []
+    while not game.over:
+        legal = game.legal()
+        if len(legal) > 1:
+            # (the values are of the whole hand's places: the same along the line)
+            vals = solve_dominoes_cards(game.hands, r, c, first=game.to_move,
+                                        start_rank=game.start_rank, layout=game.layout,
+                                        out=game.out, **kw)
+            legal = [m for m in legal if vals[m] == value]
+            if not legal:
+                raise AssertionError(f"no move keeps the value {value}")
+        moves.append((game.to_move, legal[0]))
+        game.play(legal[0])
+    return value, moves
 
 
 def dominoes_first_seat(rules: Rules | str, declarer: int | str | Seat) -> int:

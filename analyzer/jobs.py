@@ -16,7 +16,9 @@ it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
 * ``play`` → ``"play": [{"leader", "cards", "winner"}, …]``, one line of perfect play
   trick by trick (the trick in progress first, its cards played so far included),
   ``"play_points": {"N": …, …}`` (the raw points each seat takes along it, from the
-  position) and ``"play_complete"`` (false where a limit or a stop cut it short);
+  position) and ``"play_complete"`` (false where a limit or a stop cut it short); in
+  Dominoes ``"play": [{"seat", "card"}, …]``, a move a turn (``"pass"`` too), and the
+  places' scores;
 * no contract → ``"rows": [{"contract", "trump", "rank", "seat", "value"}, …]``, one row
   per option (every trump suit, every starting rank) and seat, plus ``"best"``.
 
@@ -224,8 +226,6 @@ class Job:
                 raise BarbuError(f"--play plays out one value: drop {other}")
             if self.contract is None:
                 raise BarbuError("--play plays out one contract: name the --contract")
-            if self.contract.is_dominoes:
-                raise BarbuError("--play is for trick contracts (Dominoes has no tricks)")
         c = self.contract
         if c is not None:
             if c.is_tricks:
@@ -399,10 +399,11 @@ class Job:
             if self.out:  # (who went out first changes the places: the answer's input)
                 res["out"] = "".join(Seat(x).name for x in self.out)
             if self.rank is None and c.start == "named" and not self.layout:
-                if self.all_seats or self.cards:
-                    raise BarbuError(f"{'--all-seats' if self.all_seats else '--cards'} "
-                                     f"needs the starting rank: add --rank (without it, "
-                                     "the table of every rank)")
+                if self.all_seats or self.cards or self.play:
+                    flag = ("--all-seats" if self.all_seats else "--cards" if self.cards
+                            else "--play")
+                    raise BarbuError(f"{flag} needs the starting rank: add --rank "
+                                     "(without it, the table of every rank)")
                 return self.rank_table(c, res)
         else:
             res["leader"] = Seat(self.leader).name
@@ -454,6 +455,8 @@ class Job:
     def _play(self, c: Contract) -> dict[str, Any]:
         """The value and one line of perfect play (:func:`analyzer.solve.solve_line`),
         trick by trick."""
+        if c.is_dominoes:
+            return self._dominoes_play(c)
         from analyzer.engine import TrickGame
         from analyzer.solve import solve_line
         v, cards, complete = solve_line(
@@ -479,6 +482,24 @@ class Job:
         return {**_value(v), "play": tricks,
                 "play_points": {Seat(p).name: _num(pts[p]) for p in range(4)},
                 "play_complete": complete}
+
+    def _dominoes_play(self, c: Contract) -> dict[str, Any]:
+        """Dominoes: the value and one line of perfect play, a move a seat's turn (a card
+        or "pass"), and each seat's places score at its end."""
+        from analyzer.dominoes import PASS, dominoes_position, solve_dominoes_line
+        kw = dict(first=self.first_player(), start_rank=self.rank, layout=self.layout,
+                  out=self.out)
+        v, moves = solve_dominoes_line(self.hands, self.rules, c, **kw,
+                                       **_dominoes_objective(self.seat, self.side))
+        g = dominoes_position(self.hands, self.rules, c, **kw)
+        for _, m in moves:
+            g.play(m)
+        score = g.score()
+        return {**_value(v),
+                "play": [{"seat": Seat(p).name, "card": "pass" if m == PASS else card_name(m)}
+                         for p, m in moves],
+                "play_points": {Seat(p).name: _num(score[p]) for p in range(4)},
+                "play_complete": True}
 
     def _to_move(self, c: Contract) -> int:
         if c.is_dominoes:  # the engine skips seats already out

@@ -142,7 +142,10 @@ def render_solve(res: dict[str, Any]) -> str:
         out.append("a line of perfect play (every card keeps the value; others may too)"
                    + (":" if done else ", cut short" + (" before its first card:"
                                                          if not res["play"] else ":")))
-        if res["play"]:
+        if res["play"] and "seat" in res["play"][0]:  # Dominoes: a move a turn
+            moves = [f"{m['seat']} {m['card']}" for m in res["play"]]
+            out.extend("  " + ", ".join(moves[i:i + 8]) for i in range(0, len(moves), 8))
+        elif res["play"]:
             out.append(_grid(["trick", "leader", "cards", "won by"], left=4, rows=[
                 [str(i), t["leader"], " ".join(t["cards"]), t["winner"] or "-"]
                 for i, t in enumerate(res["play"], 1)]))

@@ -239,7 +239,7 @@ def test_dominoes_json_layout_is_canonical():
     (("solve", ENDGAME, "--cards"), "name a --contract"),
     (("solve", ENDGAME, "--play"), "--play plays out one contract: name the --contract"),
     (("solve", ENDGAME, "-c", "no-king", "--play", "--cards"), "drop --cards"),
-    (("solve", "--example", "-c", "dominoes", "--play"), "--play is for trick contracts"),
+    (("solve", "--example", "-c", "dominoes", "--play"), "--play needs the starting rank"),
     (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),
     (("advise", "AK72.Q5.A963.KJ4", "--workers", "-2"), "bad --workers -2"),
     (("advise", "--example", "--time-limit", "0"), "bad --time-limit '0'"),

@@ -217,7 +217,6 @@ def test_the_job_shape_and_text() -> None:
     for extra, msg in (({"cards": True}, "drop --cards"), ({"all_seats": True},
                                                           "drop --all-seats"),
                        ({"bet": "E"}, "drop --bet"), ({"contract": None}, "name the --contract"),
-                       ({"contract": "dominoes", "rank": "7"}, "trick contracts"),
                        ({"play": "yes"}, "bad play 'yes'")):
         with pytest.raises(BarbuError, match=msg):
             solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-tricks",
@@ -228,3 +227,38 @@ def test_the_job_shape_and_text() -> None:
     out = batch_worker((7, job))
     assert out["line"] == 7 and out["value"] == -4 and out["play_complete"] is True
     assert [t["winner"] for t in out["play"]] == ["N", "N", "E"]
+
+
+def test_a_dominoes_line_keeps_the_value_at_every_move() -> None:
+    """Dominoes (``solve_dominoes_line``): random positions of every preset's Dominoes
+    (ace replay, first-card start, fixed and named ranks), every objective; after each
+    move of the line the brute force gives the same value, and the line ends the hand."""
+    from analyzer.dominoes import solve_dominoes_line
+    from tests.test_dominoes import kwargs, objectives, position
+    done = 0
+    for seed in range(24):
+        r = load_rules(["tournament", "fr-52", "classic-32", "barbu-32"][seed % 4])
+        c = next(x for x in r.contracts.values() if x.is_dominoes)
+        g = position(r, c, 70_000 + seed, left=10 + seed % 3)
+        if g.over:
+            continue
+        for w, mx in objectives(seed)[seed % 3::3]:
+            want = brute_value(g, w, mx)
+            v, moves = solve_dominoes_line([sorted(h) for h in g.hands], r, c, weights=w,
+                                           maximizers=mx, **kwargs(g))
+            assert v == want, seed
+            h = g.copy()
+            for p, m in moves:
+                assert h.to_move == p and m in h.legal(), (seed, p, m)
+                h.play(m)
+                assert brute_value(h, w, mx) == want, (seed, p, m)
+            assert h.over
+            done += 1
+    assert done >= 40, done
+    res = solve_job({"deal": "N:AK72.Q5.A963.KJ4 QJ5.AT942.K7.Q85 T84.K763.QJ4.A92 "
+                     "963.J8.T852.T763", "contract": "dominoes", "rank": "7",
+                     "play": True})
+    assert res["play"][0] == {"seat": "N", "card": "S7"} and res["play_complete"]
+    assert sorted(res["play_points"].values()) == sorted(
+        load_rules("tournament").contracts["dominoes"].places)
+    assert "N S7, E D7" in render_solve(res)
