@@ -347,8 +347,12 @@ class _Problem:
         hist_t = hist_c = 0
         self.rcnt0 = np.zeros(16, dtype=np.int64)
         scoring = set(cc.card_points)
-        if past is not None and past.whole_hand and past.tricks_done:
+        if past is not None and past.tricks_done:
             taken = [set(past.taken[p]) for p in range(4)]
+            for p in range(4):  # (Ravage City counts from the line's start, hand or not)
+                for x in taken[p]:
+                    self.rcnt0[4 * p + (card_bitpos(x) >> 4)] += 1
+        if past is not None and past.whole_hand and past.tricks_done:
             won = [p for p in range(4) if past.tricks_won[p]]
             st_t = won[0] if len(won) == 1 else -2
             hit = [p for p in range(4) if taken[p] & scoring]
@@ -358,9 +362,6 @@ class _Problem:
             if st_c >= 0:
                 hist_c = sum(int(cc.pts[card_bitpos(x)]) for x in taken[st_c] & scoring)
                 in_pos = in_pos | (taken[st_c] & scoring)  # (for the all-cards test)
-            for p in range(4):
-                for x in taken[p]:
-                    self.rcnt0[4 * p + (card_bitpos(x) >> 4)] += 1
         bonus_whole = whole or (past is not None and past.whole_hand)
         bonus_t = bonus_whole and cc.bonus_tricks is not None and st_t != -2
         bonus_c = (bonus_whole and cc.bonus_cards is not None and st_c != -2
