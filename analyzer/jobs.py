@@ -372,7 +372,8 @@ class Job:
         asked = self.stop is not None and self.stop.is_set()
         if self.time_limit is not None:
             res["time_limit"] = self.time_limit
-            res["timed_out"] = self.open and not asked
+            # (a stop request before the limit leaves values open too: not timed out)
+            res["timed_out"] = self.open and (not asked or time.monotonic() >= self.end)
         if asked:
             res["interrupted"] = True
         return res

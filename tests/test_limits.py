@@ -255,6 +255,10 @@ def test_a_stop_request_ends_a_search_with_bounds() -> None:
     assert e.value.bounds != Bounds(Fraction(-16), Fraction(-16))
     res = solve_job({"deal": deal, "contract": "no-tricks", "seat": "E"}, stop=ev)
     assert res["interrupted"] is True and "timed_out" not in res
+    for limit, out in ((600, False), (1e-9, True)):  # (the limit had struck too, or not)
+        res = solve_job({"deal": deal, "contract": "no-tricks", "seat": "E",
+                         "time_limit": limit}, stop=ev)
+        assert res["interrupted"] is True and res["timed_out"] is out, limit
     assert res["value"] is None and res["bounds"][0] <= v <= res["bounds"][1]
     res = solve_job({"deal": deal, "contract": "dominoes", "rank": "7"}, stop=ev)
     assert res["value"] == solve_job({"deal": deal, "contract": "dominoes",
