@@ -74,7 +74,8 @@ and the exit status is then 2.
 Slow searches (52-card negative contracts: seconds to minutes): --time-limit SECONDS
 answers in about that time, with the bounds a search proved ("between -14 and -12")
 where it could not finish; the first Ctrl-C (not with --batch) stops the searches
-likewise, the second quits.
+likewise (the one it cuts short takes up to a second more to narrow its bounds), the
+second quits.
 """
 
 

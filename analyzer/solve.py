@@ -25,6 +25,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+import weakref
 from fractions import Fraction
 from math import ceil, floor, gcd, lcm
 from typing import Callable, Iterable, Sequence
@@ -129,6 +130,15 @@ SQUEEZE_MAX_VALUES = 64
 USUAL_FIRST = 0.5
 #: How often (seconds) a search that can be asked to stop (``stop``) looks whether it is.
 STOP_POLL = 0.05
+#: Seconds that the search a stop request cuts short (the first one it cuts: a table's
+#: later searches stop at once) goes on by the squeeze, from what its tests proved, so
+#: that its bounds narrow: halving, the order without a limit, often has nothing proved
+#: when the request comes ("between -26 and 0" on the example's No Tricks). Not where
+#: the tests run from the top down (their bounds narrow already), nor where the request
+#: came before the search began.
+STOP_GRACE = 1.0
+#: The stop requests (events) whose grace has been given.
+_GRACED: "weakref.WeakSet" = weakref.WeakSet()
 #: Start a search's table at the least size that each of the last HINT_RUN alike
 #: problems solved in this thread needed (``_Problem``), rather than growing it through
 #: each size again; off only to measure what that saves (BENCHMARKS.md, thirty-fifth
@@ -663,6 +673,35 @@ class _Problem:
                 return self.fraction(lo)
         self.known = [lo, hi]
         args = self._buffers(only)
+        asked_before = self.stop is not None and self.stop.is_set()
+        try:
+            return self._run(lo, hi, only, args)
+        except SearchStopped as e:
+            if (e.reason != "stop" or asked_before or not STOP_GRACE or self.P[K.P_DOWN]
+                    or self.stop in _GRACED or self.known[0] >= self.known[1]
+                    or (self.known[1] - self.known[0]) // self.grid >= SQUEEZE_MAX_VALUES):
+                raise
+            _GRACED.add(self.stop)
+            return self._graced(args)
+
+    def _graced(self, args: tuple) -> Fraction:
+        """The squeeze for ``STOP_GRACE`` seconds (at most to the time limit) after a stop
+        request: the value, or the request's stop with what the tests proved by then."""
+        stop, end = self.stop, self.deadline
+        grace = time.monotonic() + STOP_GRACE
+        self.stop, self.deadline = None, grace if end is None else min(end, grace)
+        try:
+            return self.fraction(self._squeeze(*self.known, *args))
+        except SearchStopped as e:
+            if e.reason == "nodes":
+                raise
+            raise SearchStopped("search stopped on request", e.bounds, "stop") from None
+        finally:
+            self.stop, self.deadline = stop, end
+
+    def _run(self, lo: int, hi: int, only: int, args: tuple) -> Fraction:
+        """The value by the usual order of the tests, or under a time limit the usual
+        order for a share of it (``USUAL_FIRST``), then the squeeze."""
         end = self.deadline
         if (end is not None and self.near is None and not self.P[K.P_DOWN]
                 and (hi - lo) // self.grid < SQUEEZE_MAX_VALUES):

@@ -276,6 +276,41 @@ class _Clock:
         return self.t
 
 
+def test_a_stop_during_a_search_narrows_its_bounds_for_a_grace(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search that a stop request cuts short goes on by the squeeze for
+    ``STOP_GRACE`` seconds (once a request): with room, it ends with the value; with
+    none, it stops with bounds around it. The request arrives inside the first test
+    (the usual order's first call sets it)."""
+    import threading
+    deal = random_deal(23, 52, 8).to_pbn()
+    kw = dict(leader="N", seat="N")
+    v = S.solve(deal, "tournament", "no-queens", **kw)
+    cards = S.solve_cards(deal, "tournament", "no-queens", **kw)
+    plain = S._Problem._usual
+
+    def usual(self, *a):
+        if self.stop is not None:
+            self.stop.set()  # (asked while the search runs: its first test stops)
+        return plain(self, *a)
+    monkeypatch.setattr(S._Problem, "_usual", usual)
+    monkeypatch.setattr(S, "STOP_GRACE", 600.0)
+    assert S.solve(deal, "tournament", "no-queens", stop=threading.Event(), **kw) == v
+    got = S.solve_cards(deal, "tournament", "no-queens", stop=threading.Event(), **kw)
+    # the first card had the grace (its value); the others stopped at once
+    first, *rest = got
+    assert got[first] == cards[first] and rest
+    assert all(isinstance(got[c], Bounds) and got[c].low <= cards[c] <= got[c].high
+               for c in rest)
+    monkeypatch.setattr(S, "STOP_GRACE", 1e-9)
+    with pytest.raises(SearchStopped, match="stopped on request") as e:
+        S.solve(deal, "tournament", "no-queens", stop=threading.Event(), **kw)
+    assert e.value.reason == "stop" and e.value.bounds.low <= v <= e.value.bounds.high
+    monkeypatch.setattr(S, "STOP_GRACE", 0.0)
+    with pytest.raises(SearchStopped, match="stopped on request"):
+        S.solve(deal, "tournament", "no-queens", stop=threading.Event(), **kw)
+
+
 def test_within_time_shares_the_time_and_reruns_what_it_stopped(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Equal shares of the time left, in order; what a quick search leaves goes to the
