@@ -139,9 +139,11 @@ def render_solve(res: dict[str, Any]) -> str:
     if "play" in res:
         out.append("")
         done = res.get("play_complete")
+        if not done and not res["play"]:
+            out.append("no line of play: the search was cut short before its first card")
+            return "\n".join(out)
         out.append("a line of perfect play (every card keeps the value; others may too)"
-                   + (":" if done else ", cut short" + (" before its first card:"
-                                                         if not res["play"] else ":")))
+                   + (":" if done else ", cut short:"))
         if res["play"] and "seat" in res["play"][0]:  # Dominoes: a move a turn
             moves = [f"{m['seat']} {m['card']}" for m in res["play"]]
             out.extend("  " + ", ".join(moves[i:i + 8]) for i in range(0, len(moves), 8))

@@ -167,6 +167,11 @@ def test_a_stop_gives_the_bounds_or_the_cards_found_so_far(
     asked.set()  # (before the value: its bounds, no line)
     v, cards, complete = S.solve_line(DEAL32, r, "no-queens", leader=0, seat=0, stop=asked)
     assert isinstance(v, Bounds) and v.low <= -4 <= v.high and cards == [] and not complete
+    res = solve_job({"deal": DEAL32, "rules": "barbu-32", "contract": "no-queens",
+                     "play": True}, stop=asked)
+    assert res["play"] == [] and res["play_complete"] is False and res["interrupted"]
+    assert render_solve(res).endswith(
+        "no line of play: the search was cut short before its first card")
     plain = S._Problem.keeping
     calls = []
 
