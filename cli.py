@@ -105,8 +105,9 @@ def solve(
     cards: bool = typer.Option(False, "--cards", help="Also the value of every legal card for the player to move."),
     all_seats: bool = typer.Option(False, "--all-seats", help="Guaranteed value of each seat."),
     play: bool = typer.Option(False, "--play", help="Also one line of perfect play to the end, "
-                              "trick by trick (every card keeps the value; one contract, "
-                              "not with --cards, --all-seats or --bet)."),
+                              "trick by trick (Dominoes: a move a turn); every card keeps "
+                              "the value. One contract, not with --cards, --all-seats or "
+                              "--bet."),
     trick: Optional[str] = typer.Option(None, "--trick",
                                         help="Cards already played to the current trick, e.g. SA,S2."),
     layout: Optional[str] = typer.Option(None, "--layout",

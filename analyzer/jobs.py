@@ -27,7 +27,8 @@ share of the time left (what one leaves goes to the next), and one that its shar
 gives ``"value": null`` with ``"bounds": [low, high]``, what its finished tests proved
 (``"values"``: null for that seat, and ``"bounds": {seat: [low, high]}``; a bet's
 ``"bracket"``: null at that end, and ``"bracket_bounds"``, both ends' bounds). The result
-then says ``"time_limit"`` and ``"timed_out"`` (whether some value is open); a table's
+then says ``"time_limit"`` and ``"timed_out"`` (whether some value is open, or a line
+of play was cut short); a table's
 ``"best"`` is null unless one row is proven best. Dominoes searches always run to the
 end. A stop request (:func:`solve_job`'s ``stop``) leaves bounds likewise.
 

@@ -287,8 +287,9 @@ class _Problem:
     def __init__(self, deal_or_hands, rules, contract, trump, leader, seat, side, weights,
                  maximizers, trick, whole_hand, tt_bits, node_limit=None, bounds=None,
                  time_limit=None, stop=None, past: TrickGame | None = None):
-        # past: the game of a whole hand played to this position (a line of play), whose
-        # completed tricks decide what the whole-hand bonuses and Ravage City still give
+        # past: the game played from a line's start to this position (a line of play),
+        # whose completed tricks decide what Ravage City and, in a whole hand, the
+        # whole-hand bonuses still give
         rules = load_rules(rules) if not isinstance(rules, Rules) else rules
         c = rules.contract(contract) if not isinstance(contract, Contract) else contract
         if c.id not in rules.contracts or rules.contracts[c.id] is not c and \
@@ -1295,9 +1296,10 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
     null-window test for each card tried (its own search for each position). ``cards``
     continues the trick in progress. A time limit or a stop request that strikes during
     the value gives its :class:`Bounds` and no line; during the line, the cards found by
-    then and ``complete`` false. The positions along a line of a whole hand carry what
-    its completed tricks decide (who can still win a whole-hand bonus, and how much the
-    taker has had; the cards of each suit each seat took, for Ravage City)."""
+    then and ``complete`` false. The positions along a line carry what its completed
+    tricks decide: in a whole hand, who can still win a whole-hand bonus and how much the
+    taker has had; in a whole hand or an endgame, the cards of each suit each seat took
+    since the line's start, for Ravage City."""
     end = _end(time_limit)
     rules = load_rules(rules) if not isinstance(rules, Rules) else rules
     root = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,

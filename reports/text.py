@@ -81,9 +81,11 @@ def render_solve(res: dict[str, Any]) -> str:
     if "out" in res:
         out.append(f"out       {res['out']} (in the order they went out)")
     if "time_limit" in res:
+        cut = "play" in res and res.get("value") is not None  # (only the line is open)
         out.append(f"time limit {number_text(res['time_limit'])} s" + (
-            " (reached: where a search ran out, the bounds it proved)"
-            if res.get("timed_out") else ""))
+            "" if not res.get("timed_out") else
+            " (reached: the line of play is cut short)" if cut else
+            " (reached: where a search ran out, the bounds it proved)"))
     if res.get("interrupted"):
         out.append("stopped early on request: where a search was cut short, the bounds "
                    "it proved")

@@ -189,7 +189,9 @@ def test_a_stop_gives_the_bounds_or_the_cards_found_so_far(
                      "play": True, "time_limit": 60})
     assert res["value"] == -4 and res["play_complete"] is False and res["timed_out"]
     assert res["play"][-1]["winner"] is None or len(res["play"][-1]["cards"]) == 4
-    assert "cut short:" in render_solve(res) and "raw points so far" in render_solve(res)
+    text = render_solve(res)
+    assert "cut short:" in text and "raw points so far" in text
+    assert "time limit 60 s (reached: the line of play is cut short)" in text
 
 
 def test_a_node_limit_names_what_it_stopped() -> None:
