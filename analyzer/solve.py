@@ -1147,6 +1147,31 @@ def solve_from_value(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules
     return g, out
 
 
+def _carry_table(prev: _Problem, pb: _Problem) -> None:
+    """Let ``pb``, a later position of the same line of play as ``prev``, search on the
+    table ``prev`` left (its arrays stay in the thread's cache), where every entry means
+    the same in both: the same contract, trump, objective and key layout, and no
+    whole-hand bonus in either (a bonus's adjustment depends on the points still in play,
+    which the key does not hold). An entry bounds the points still to come from a trick's
+    start, whose key holds the cards in play, the leader, the tricks left and the Ravage
+    counts, so a later position's search may use it as it stands (the first tricks of a
+    line no longer search again what the value's search proved)."""
+    P, Q = prev.P, pb.P
+    if (prev.rules is not pb.rules or prev.contract != pb.contract
+            or prev.cc.trump != pb.cc.trump or prev.cc.scale != pb.cc.scale
+            or prev.words != pb.words or prev.wscale != pb.wscale
+            or not np.array_equal(prev.w, pb.w) or P[K.P_MAXMASK] != Q[K.P_MAXMASK]
+            or P[K.P_BONUS_T] or P[K.P_BONUS_C] or Q[K.P_BONUS_T] or Q[K.P_BONUS_C]
+            or P[K.P_RAVAGE] != Q[K.P_RAVAGE] or P[K.P_KWORDS] != Q[K.P_KWORDS]
+            or P[K.P_CBITS] != Q[K.P_CBITS] or prev.tt_grow != pb.tt_grow):
+        return
+    pb.token = prev.token  # the same arrays, not emptied
+    pb.tt_bits = prev.tt_bits
+    Q[K.P_TTBITS] = prev.tt_bits
+    Q[K.P_TT_GROW] = pb.tt_grow and prev.tt_bits < GROW_TT_BITS
+    pb.stats[13] = prev.stats[13]  # (the pool rows in use)
+
+
 def _table_snapshot(pg: _Problem) -> dict:
     """The table ``pg`` left behind (its arrays stay in the thread's cache): its shape,
     the pool rows it used with every entry's upper bound dropped, copies of the head keys
@@ -1293,7 +1318,8 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
     Each card of the line keeps the position's value (every seat plays one of its best
     cards; where several are, the first legal one in card order that does). Same
     parameters as :func:`solve`; the value comes first, then the line, card by card, a
-    null-window test for each card tried (its own search for each position). ``cards``
+    null-window test for each card tried, each position searched on the table the one
+    before it left (:func:`_carry_table`; not where a whole-hand bonus is in play). ``cards``
     continues the trick in progress. A time limit or a stop request that strikes during
     the value gives its :class:`Bounds` and no line; during the line, the cards found by
     then and ``complete`` false. The positions along a line carry what its completed
@@ -1316,6 +1342,7 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
     w = root.weights
     cards: list[int] = []
     first = game.tricks_done
+    prev = root
     while not game.over:
         legal = sorted(game.legal())
         if len(legal) > 1:
@@ -1325,6 +1352,9 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
                 None, None, w, root.maximizers, list(game.trick),
                 g.whole_hand and game.tricks_done == first, tt_bits, node_limit, None,
                 time_share(end, 1), stop, game)
+            if pb is not root:
+                _carry_table(prev, pb)
+                prev = pb
             try:
                 legal = [pb.keeping(here, legal)]
             except SearchStopped as e:
