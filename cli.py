@@ -108,6 +108,13 @@ def solve(
                               "trick by trick (Dominoes: a move a turn); every card keeps "
                               "the value. One contract, not with --cards, --all-seats or "
                               "--bet."),
+    review: Optional[str] = typer.Option(
+        None, "--review", metavar="CARDS",
+        help="Review a play: the cards played from the position on, in order (e.g. "
+             "S2,S5,S4,S3,SJ; Dominoes moves may be 'pass'). Gives the value after each "
+             "card, and marks each card that changed it against perfect play (a loss "
+             "for the seat's side, a gift from the others) with a card that would have "
+             "kept it. One contract, not with --cards, --all-seats, --bet or --play."),
     trick: Optional[str] = typer.Option(None, "--trick",
                                         help="Cards already played to the current trick, e.g. SA,S2."),
     layout: Optional[str] = typer.Option(None, "--layout",
@@ -140,7 +147,8 @@ def solve(
     opts = {"rules": rules, "contract": contract, "trump": trump, "rank": rank,
             "declarer": declarer, "leader": leader, "seat": seat, "side": side, "bet": bet,
             "cards": cards, "all_seats": all_seats, "trick": trick, "layout": layout,
-            "out": out, "node_limit": node_limit, "time_limit": time_limit, "play": play}
+            "out": out, "node_limit": node_limit, "time_limit": time_limit, "play": play,
+            "review": review}
     check_given({**opts, "batch": batch})
     limit = check_seconds(time_limit, "--time-limit")  # (before a batch: once, not a line)
     if batch is not None:

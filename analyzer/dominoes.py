@@ -51,7 +51,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from analyzer.cards import (DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit, as_hands, as_rank,
-                            as_seat, as_seats, as_weights)
+                            as_seat, as_seats, as_weights, card_name)
 from analyzer.engine import PASS, DominoesGame
 from analyzer.errors import BarbuError
 from analyzer.options import contract_options
@@ -63,7 +63,7 @@ Layout = tuple[Run, Run, Run, Run]
 
 __all__ = ["PASS", "Layout", "parse_layout", "format_layout", "run_order",
            "solve_dominoes", "solve_dominoes_cards", "solve_dominoes_all_seats",
-           "solve_dominoes_line",
+           "solve_dominoes_line", "review_dominoes_line",
            "dominoes_rank_table", "dominoes_first_seat", "dominoes_ranks"]
 
 
@@ -567,6 +567,61 @@ def solve_dominoes_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Ru
         moves.append((game.to_move, legal[0]))
         game.play(legal[0])
     return value, moves
+
+
+def review_dominoes_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                         contract: Contract | str, moves: Sequence[int], *,
+                         first: int | str | Seat, start_rank: int | str | None = None,
+                         layout: Sequence[Run] | str | None = None,
+                         out: Sequence[int | str | Seat] = (),
+                         seat: int | str | Seat | None = None,
+                         weights: Sequence | None = None, maximizers: Iterable | None = None
+                         ) -> tuple[Fraction, list[tuple[int, int, Fraction, int | None]]]:
+    """The value, then its value after each move actually played from the position:
+    ``(value, [(seat, move, value_after, instead), …])``, a move a card index or
+    ``PASS``. The values are of the whole hand's places; a move changes it only against
+    perfect play, and where it does, ``instead`` is a move that would have kept it (the
+    first legal one in card order), else None. A move that is not legal raises
+    :class:`BarbuError` (naming its place in ``moves``) before any search. Same
+    parameters as :func:`solve_dominoes`; each position with a choice solves its every
+    move (:func:`solve_dominoes_cards`)."""
+    if layout is not None and not isinstance(layout, str) and _iterable(layout):
+        layout = list(layout)
+    kw = dict(seat=seat, weights=weights, maximizers=maximizers)
+    game = dominoes_position(deal_or_hands, rules, contract, first=first,
+                             start_rank=start_rank, layout=layout, out=out)
+    check = game.copy()
+    for k, m in enumerate(moves, 1):
+        what = "pass" if m == PASS else card_name(m)
+        if check.over:
+            raise BarbuError(f"move {k} of the play ({what}): the hand is over after "
+                             f"{k - 1} moves")
+        if m not in check.legal():
+            raise BarbuError(f"move {k} of the play: {what} is not a legal move for "
+                             f"{Seat(check.to_move).name} (legal: "
+                             + " ".join("pass" if x == PASS else card_name(x)
+                                        for x in check.legal()) + ")")
+        check.play(m)
+    value = solve_dominoes(deal_or_hands, rules, contract, first=first,
+                           start_rank=start_rank, layout=layout, out=out, **kw)
+    r = _rules(rules)
+    c = _contract(r, contract)
+    cur = value
+    entries: list[tuple[int, int, Fraction, int | None]] = []
+    for m in moves:
+        legal = game.legal()
+        after, instead = cur, None
+        if len(legal) > 1:
+            vals = solve_dominoes_cards(game.hands, r, c, first=game.to_move,
+                                        start_rank=game.start_rank, layout=game.layout,
+                                        out=game.out, **kw)
+            after = vals[m]
+            if after != cur:
+                instead = next(x for x in sorted(legal) if vals[x] == cur)
+        entries.append((game.to_move, m, after, instead))
+        game.play(m)
+        cur = after
+    return value, entries
 
 
 def dominoes_first_seat(rules: Rules | str, declarer: int | str | Seat) -> int:

@@ -2,7 +2,8 @@
 
 A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
 options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, bet, cards,
-all_seats, trick, layout, out, node_limit, time_limit, play``). :func:`solve_job` validates
+all_seats, trick, layout, out, node_limit, time_limit, play, review``). :func:`solve_job`
+validates
 it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
 (:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable shapes of
 ``design.md``:
@@ -19,6 +20,13 @@ it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
   position) and ``"play_complete"`` (false where a limit or a stop cut it short); in
   Dominoes ``"play": [{"seat", "card"}, …]``, a move a turn (``"pass"`` too), and the
   places' scores;
+* ``review`` (the cards played from the position on, ``"SA,S2,…"`` or a list; Dominoes
+  moves may be ``"pass"``) → ``"review": [{"seat", "card", "value", "change",
+  "instead"}, …]``, a card an entry: the value after it (of the rest of the hand from the
+  position, the points taken since it included), how much the card changed it against
+  perfect play, and a card that would have kept it (null where none changed), with
+  ``"trick"`` (1 for the trick in progress) in trick contracts, and
+  ``"review_complete"`` (false where a limit or a stop cut it short);
 * no contract → ``"rows": [{"contract", "trump", "rank", "seat", "value"}, …]``, one row
   per option (every trump suit, every starting rank) and seat, plus ``"best"``.
 
@@ -28,8 +36,7 @@ gives ``"value": null`` with ``"bounds": [low, high]``, what its finished tests 
 (``"values"``: null for that seat, and ``"bounds": {seat: [low, high]}``; a bet's
 ``"bracket"``: null at that end, and ``"bracket_bounds"``, both ends' bounds). The result
 then says ``"time_limit"`` and ``"timed_out"`` (whether some value is open, or a line
-of play was cut short); a table's
-``"best"`` is null unless one row is proven best. Dominoes searches always run to the
+of play or a review was cut short); a table's ``"best"`` is null unless one row is proven best. Dominoes searches always run to the
 end. A stop request (:func:`solve_job`'s ``stop``) leaves bounds likewise.
 
 Defaults: declarer N; the leader (or first player in Dominoes) follows the preset
@@ -39,6 +46,7 @@ Defaults: declarer N; the leader (or first player in Dominoes) follows the prese
 from __future__ import annotations
 
 import json
+import re
 import time
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -52,7 +60,7 @@ from analyzer.sampler import intersect_lengths
 
 JOB_KEYS = ("deal", "rules", "contract", "trump", "rank", "declarer", "leader", "seat",
             "side", "bet", "cards", "all_seats", "trick", "layout", "out", "node_limit",
-            "time_limit", "play")
+            "time_limit", "play", "review")
 
 
 # --------------------------------------------------------------------------- parsing
@@ -123,7 +131,7 @@ def _check_types(job: Mapping[str, Any]) -> None:
         elif k == "rank":
             ok = isinstance(v, (str, int)) and not isinstance(v, bool)
             want = "a rank, like 7 or T"
-        elif k in ("trick", "out", "side"):
+        elif k in ("trick", "out", "side", "review"):
             ok = isinstance(v, str) or (isinstance(v, (list, tuple))
                                         and all(isinstance(x, str) for x in v))
             want = "text, or a list of texts"
@@ -227,6 +235,25 @@ class Job:
                 raise BarbuError(f"--play plays out one value: drop {other}")
             if self.contract is None:
                 raise BarbuError("--play plays out one contract: name the --contract")
+        rv = job.get("review")
+        self.review: list[str] | None = None
+        if rv is not None:
+            items = re.split(r"\s*,\s*|\s+", rv.strip()) if isinstance(rv, str) \
+                else list(rv)
+            if "" in items and items != [""]:
+                raise BarbuError(f"bad --review {rv!r}: an empty card between commas")
+            if not items or items == [""]:
+                raise BarbuError("--review names no card: give the cards played, like "
+                                 "SA,S2,S5,S9")
+            other = ("--all-seats" if self.all_seats else "--cards" if self.cards
+                     else "--bet" if self.bet is not None else "--play" if self.play
+                     else None)
+            if other:
+                raise BarbuError(f"--review follows one value through the play: drop "
+                                 f"{other}")
+            if self.contract is None:
+                raise BarbuError("--review follows one contract: name the --contract")
+            self.review = items
         c = self.contract
         if c is not None:
             if c.is_tricks:
@@ -401,9 +428,9 @@ class Job:
             if self.out:  # (who went out first changes the places: the answer's input)
                 res["out"] = "".join(Seat(x).name for x in self.out)
             if self.rank is None and c.start == "named" and not self.layout:
-                if self.all_seats or self.cards or self.play:
+                if self.all_seats or self.cards or self.play or self.review is not None:
                     flag = ("--all-seats" if self.all_seats else "--cards" if self.cards
-                            else "--play")
+                            else "--play" if self.play else "--review")
                     raise BarbuError(f"{flag} needs the starting rank: add --rank "
                                      "(without it, the table of every rank)")
                 return self.rank_table(c, res)
@@ -431,6 +458,9 @@ class Job:
             names.append(f"{y}'s score minus {x}'s, {y}'s end of the bet,")
         if self.play:
             res.update(self._play(c))
+            return res
+        if self.review is not None:
+            res.update(self._review(c))
             return res
         end = self.end
         if end is not None and self.cards:  # (the cards' share: as one more question)
@@ -502,6 +532,56 @@ class Job:
                          for p, m in moves],
                 "play_points": {Seat(p).name: _num(score[p]) for p in range(4)},
                 "play_complete": True}
+
+    def _review(self, c: Contract) -> dict[str, Any]:
+        """The value, and its value after each card of the play under review
+        (:func:`analyzer.solve.review_line`), a card that changed it marked with how much
+        and a card that would have kept it."""
+        if c.is_dominoes:
+            return self._dominoes_review(c)
+        from analyzer.engine import TrickGame
+        from analyzer.solve import review_line
+        cards = as_cards(self.review, "the play to review")
+        v, entries, complete = review_line(
+            self.hands, self.rules, c, cards, trump=self.trump, leader=self.leader,
+            trick=self.trick, node_limit=self.node_limit, stop=self.stop,
+            time_limit=None if self.end is None else max(self.end - time.monotonic(), 1e-6),
+            **self._objective(c, self.seat, self.side, None))
+        self.open |= isinstance(v, Bounds) or not complete
+        g = TrickGame(self.rules, c, self.hands, self.leader, trump=self.trump,
+                      trick=self.trick)
+        out = []
+        before = v
+        for x, after, instead in entries:
+            out.append({"trick": g.tricks_done + 1, "seat": Seat(g.to_move).name,
+                        "card": card_name(x), "value": _num(after),
+                        "change": _num(after - before),
+                        "instead": None if instead is None else card_name(instead)})
+            g.play(x)
+            before = after
+        return {**_value(v), "review": out, "review_complete": complete}
+
+    def _dominoes_review(self, c: Contract) -> dict[str, Any]:
+        """Dominoes: the value (the hand's places) after each move of the play under
+        review (a card or "pass")."""
+        from analyzer.dominoes import PASS, review_dominoes_line
+        moves = [PASS if isinstance(m, str) and m.strip().lower() == "pass" else
+                 as_cards([m], "the play to review")[0] for m in self.review or ()]
+        v, entries = review_dominoes_line(
+            self.hands, self.rules, c, moves, first=self.first_player(),
+            start_rank=self.rank, layout=self.layout, out=self.out,
+            **_dominoes_objective(self.seat, self.side))
+        out = []
+        before = v
+
+        def name(m: int) -> str:
+            return "pass" if m == PASS else card_name(m)
+        for p, m, after, instead in entries:
+            out.append({"seat": Seat(p).name, "card": name(m), "value": _num(after),
+                        "change": _num(after - before),
+                        "instead": None if instead is None else name(instead)})
+            before = after
+        return {**_value(v), "review": out, "review_complete": True}
 
     def _to_move(self, c: Contract) -> int:
         if c.is_dominoes:  # the engine skips seats already out

@@ -1369,6 +1369,102 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
     return value, cards, True
 
 
+def review_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
+                contract: Contract | str, cards: Sequence[int], *,
+                trump: int | str | None = None, leader: int | str | Seat,
+                seat: int | str | Seat | None = None,
+                side: str | Iterable[int | str | Seat] | None = None,
+                weights: Sequence[int | Fraction] | None = None,
+                maximizers: Iterable[int | str | Seat] | None = None,
+                trick: Sequence[int] = (), whole_hand: bool | None = None,
+                tt_bits: int | None = None, node_limit: int | None = None,
+                time_limit: float | None = None, stop=None
+                ) -> tuple[Fraction | Bounds, list[tuple[int, Fraction, int | None]], bool]:
+    """The value, then its value after each card actually played from the position:
+    ``(value, [(card, value_after, instead), …], complete)``.
+
+    ``cards`` (indices) are the cards played from the position on, in order (continuing
+    the trick in progress), as many as were played. Every value is the objective's
+    value of the rest of the hand from the position: the points taken since it, weighed,
+    plus perfect play from the card on. So a card leaves it unchanged unless it gives
+    points away against perfect play: a maximiser's card can only lower it, a
+    minimiser's only raise it. Where a card changes it, ``instead`` is a card that would
+    have kept it (the first legal one in card order), else None. Same parameters as
+    :func:`solve`. Each card after which the player to move has a choice costs a search
+    bounded by the value before it (usually one null-window test), on the table the one
+    before it left (:func:`_carry_table`), and a changed value one more test a card
+    tried for ``instead``. A card that is not legal raises :class:`BarbuError` (naming
+    its place in ``cards``) before any search. A time limit or a stop request that
+    strikes during the value gives its :class:`Bounds` and no entries; later, the entries
+    found by then and ``complete`` false."""
+    end = _end(time_limit)
+    rules = load_rules(rules) if not isinstance(rules, Rules) else rules
+    root = _Problem(deal_or_hands, rules, contract, trump, leader, seat, side, weights,
+                    maximizers, trick, whole_hand, tt_bits, node_limit, None,
+                    time_share(end, 1), stop)
+    g = root.game
+    check = g.copy()
+    for k, x in enumerate(cards, 1):
+        if check.over:
+            raise BarbuError(f"card {k} of the play ({card_name(x)}): the hand is over "
+                             f"after {k - 1} cards")
+        try:
+            check.play(x)
+        except BarbuError as e:
+            raise BarbuError(f"card {k} of the play: {e}") from None
+    try:
+        value = root.run()
+    except SearchStopped as e:
+        if e.reason == "nodes":
+            raise
+        return e.bounds, [], False
+    w, mx = root.weights, root.maximizers
+    first = g.tricks_done
+
+    def taken(h: TrickGame) -> Fraction:
+        return sum((a * b for a, b in zip(w, h.points)), Fraction(0))
+
+    def problem(h: TrickGame, bounds=None) -> _Problem:
+        return _Problem([set(x) for x in h.hands], rules, root.contract, trump, h.leader,
+                        None, None, w, mx, list(h.trick),
+                        g.whole_hand and h.tricks_done == first, tt_bits, node_limit,
+                        bounds, time_share(end, 1), stop, h)
+    game = g.copy()
+    cur, prev = value, root
+    out: list[tuple[int, Fraction, int | None]] = []
+    for x in cards:
+        legal = sorted(game.legal())
+        up = game.to_move in mx
+        before = game.copy()
+        game.play(x)
+        try:
+            if game.over:
+                after = sum((a * b for a, b in zip(w, game.score())), Fraction(0))
+            elif len(legal) == 1:
+                after = cur
+            else:
+                # (a maximiser's card is worth at most the value, a minimiser's at least)
+                rest = cur - taken(game)
+                pb = problem(game, (None, rest) if up else (rest, None))
+                _carry_table(prev, pb)
+                prev = pb
+                after = taken(game) + pb.run()
+            instead = None
+            if after != cur:
+                # (a new problem, not the earlier one: the table moved on since)
+                pk = problem(before)
+                _carry_table(prev, pk)
+                prev = pk
+                instead = pk.keeping(cur - taken(before), legal)
+        except SearchStopped as e:
+            if e.reason == "nodes":
+                raise e.naming(f"the value after {card_name(x)}") from None
+            return value, out, False
+        out.append((x, after, instead))
+        cur = after
+    return value, out, True
+
+
 #: A search to run within a share of a time limit: called with its seconds (None: no
 #: limit) and, when it runs again, the bounds its earlier runs proved (None the first
 #: time), it returns the value or raises :class:`SearchStopped`.

@@ -81,10 +81,12 @@ def render_solve(res: dict[str, Any]) -> str:
     if "out" in res:
         out.append(f"out       {res['out']} (in the order they went out)")
     if "time_limit" in res:
-        cut = "play" in res and res.get("value") is not None  # (only the line is open)
+        # (only the line of play or the review is open)
+        cut = res.get("value") is not None and ("play" in res or "review" in res)
+        what = "the line of play" if "play" in res else "the review"
         out.append(f"time limit {number_text(res['time_limit'])} s" + (
             "" if not res.get("timed_out") else
-            " (reached: the line of play is cut short)" if cut else
+            f" (reached: {what} is cut short)" if cut else
             " (reached: where a search ran out, the bounds it proved)"))
     if res.get("interrupted"):
         out.append("stopped early on request: where a search was cut short, the bounds "
@@ -155,6 +157,8 @@ def render_solve(res: dict[str, Any]) -> str:
                 for i, t in enumerate(res["play"], 1)]))
         out.append(("raw points along it: " if done else "raw points so far: ")
                    + "  ".join(f"{k} {_num(v)}" for k, v in res["play_points"].items()))
+    if "review" in res:
+        out.extend(_review_text(res, who))
     if "cards" in res:
         out.append("")
         out.append(f"each legal card of {res['to_move']} (guaranteed value of {who} after "
@@ -162,6 +166,59 @@ def render_solve(res: dict[str, Any]) -> str:
         out.append(_grid(["card", "value"], [[c["card"], _value_text(c)]
                                              for c in res["cards"]]))
     return "\n".join(out)
+
+
+def _review_text(res: dict[str, Any], who: str) -> list[str]:
+    """The play under review: each trick (Dominoes: each move) with the value after it,
+    a card that changed the value starred, then each change with a card that kept it."""
+    rv = res["review"]
+    done = res.get("review_complete")
+    out = [""]
+    if not rv:
+        out.append("no review: the search was cut short before the first card"
+                   if not done else "no review")
+        return out
+    tricks = "trick" in rv[0]
+    out.append(f"the play reviewed{'' if done else ' (cut short)'}: guaranteed value of "
+               f"{who} after each {'trick' if tricks else 'move'}")
+    out.append("(* a card that changed it against perfect play):")
+    if tricks:
+        rows: list[list[str]] = []
+        for e in rv:
+            if not rows or rows[-1][0] != str(e["trick"]):
+                rows.append([str(e["trick"]), e["seat"], "", ""])
+            r = rows[-1]
+            r[2] = (r[2] + " " if r[2] else "") + e["card"] + ("*" if e["change"] else "")
+            r[3] = _num(e["value"])
+        out.append(_grid(["trick", "leader", "cards", "value after"], rows, left=3))
+    else:  # Dominoes: a move a turn
+        moves = [f"{e['seat']} {e['card']}" + ("*" if e["change"] else "") for e in rv]
+        out.extend("  " + ", ".join(moves[i:i + 8]) for i in range(0, len(moves), 8))
+        out.append(f"value after the last move: {_num(rv[-1]['value'])}")
+    changes = [e for e in rv if e["change"]]
+    if not changes:
+        out.append("no card changed the value: every card was as good as perfect play")
+        return out
+    out.append("changes:")
+    before = res["value"]
+    for e in rv:
+        if e["change"]:
+            at = f"trick {e['trick']}, " if "trick" in e else ""
+            kept = f"; {e['instead']} kept {_num(before)}" if e["instead"] else ""
+            out.append(f"  {at}{e['seat']} {e['card']}: {_num(before)} -> "
+                       f"{_num(e['value'])} ({_signed(e['change'])} for {who}{kept})")
+        before = e["value"]
+    return out
+
+
+def _signed(x: Any) -> str:
+    """A change with its sign.
+
+    >>> _signed(6), _signed(-2), _signed("-1/3")
+    ('+6', '-2', '-1/3')
+    """
+    t = _num(x)
+    return t if t.startswith("-") else "+" + t
 
 
 def _value_text(entry: dict[str, Any]) -> str:

@@ -73,6 +73,18 @@ def test_solve_line_json_and_text():
     assert "raw points along it: N -4" in p.stdout
 
 
+def test_solve_review_json_and_text():
+    """``--review``: the value after each card played, against the brute force."""
+    res = ok_json("solve", ENDGAME, "-c", "no-tricks", "--review", "SA,SQ,DA,DJ,SK")
+    assert res["value"] == _oracle(ENDGAME, "no-tricks", (0,)) and res["review_complete"]
+    assert [e["card"] for e in res["review"]] == ["SA", "SQ", "DA", "DJ", "SK"]
+    # after the first trick (N takes it: -2), the rest from the hands left
+    rest = _oracle("N:K.2.. J.3.. ..K.2 ..Q.3", "no-tricks", (0,))
+    assert res["review"][3]["value"] == -2 + rest
+    p = run("solve", ENDGAME, "-c", "no-tricks", "--review", "SA,SQ,DA,DJ")
+    assert p.returncode == 0 and "the play reviewed: guaranteed value of seat N" in p.stdout
+
+
 def test_solve_side_and_trick_in_progress():
     d = ok_json("solve", ENDGAME, "-c", "notrump", "--rules", "bridge", "--side", "NS",
                 "--leader", "N")
@@ -240,6 +252,11 @@ def test_dominoes_json_layout_is_canonical():
     (("solve", ENDGAME, "--play"), "--play plays out one contract: name the --contract"),
     (("solve", ENDGAME, "-c", "no-king", "--play", "--cards"), "drop --cards"),
     (("solve", "--example", "-c", "dominoes", "--play"), "--play needs the starting rank"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--review", "SA,S2"),
+     "card 2 of the play: illegal card S2 by E: E does not hold S2"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--review", "SA,,SQ"), "an empty card"),
+    (("solve", ENDGAME, "-c", "no-tricks", "--review", "SA", "--play"), "drop --play"),
+    (("solve", ENDGAME, "--review", "SA"), "--review follows one contract"),
     (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),
     (("advise", "AK72.Q5.A963.KJ4", "--workers", "-2"), "bad --workers -2"),
     (("advise", "--example", "--time-limit", "0"), "bad --time-limit '0'"),
