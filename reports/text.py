@@ -199,7 +199,11 @@ def _review_text(res: dict[str, Any], who: str) -> list[str]:
     if not changes:
         out.append("no card changed the value: every card was as good as perfect play")
         return out
-    out.append("changes:")
+    mine = set(res.get("side") or res.get("seat") or "")
+    lost = sum(Fraction(str(e["change"])) for e in changes if e["seat"] in mine)
+    given = sum(Fraction(str(e["change"])) for e in changes if e["seat"] not in mine)
+    out.append(f"in all: {_signed(lost)} from {who}'s cards, {_signed(given)} from the "
+               "others'; each change:")
     before = res["value"]
     for e in rv:
         if e["change"]:

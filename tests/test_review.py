@@ -201,6 +201,7 @@ def test_the_job_shape_text_and_refusals() -> None:
     text = render_solve(res)
     assert "2      E       SJ* S8 S6 S7*          -18" in text
     assert "  trick 2, E SJ: -18 -> -12 (+6 for seat N; " in text
+    assert "in all: -6 from seat N's cards, +6 from the others'; each change:" in text
     for extra, msg in (({"cards": True}, "drop --cards"), ({"all_seats": True},
                                                           "drop --all-seats"),
                        ({"bet": "E"}, "drop --bet"), ({"play": True}, "drop --play"),
