@@ -185,7 +185,10 @@ def _review_text(res: dict[str, Any], who: str) -> list[str]:
     if tricks:
         rows: list[list[str]] = []
         for e in rv:
-            if not rows or rows[-1][0] != str(e["trick"]):
+            if not rows and res.get("trick"):  # (the trick in progress: its cards so far)
+                rows.append([str(e["trick"]), res["leader"],
+                             "(" + " ".join(res["trick"]) + ")", ""])
+            elif not rows or rows[-1][0] != str(e["trick"]):
                 rows.append([str(e["trick"]), e["seat"], "", ""])
             r = rows[-1]
             r[2] = (r[2] + " " if r[2] else "") + e["card"] + ("*" if e["change"] else "")

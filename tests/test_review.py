@@ -202,6 +202,11 @@ def test_the_job_shape_text_and_refusals() -> None:
     assert "2      E       SJ* S8 S6 S7*          -18" in text
     assert "  trick 2, E SJ: -18 -> -12 (+6 for seat N; " in text
     assert "in all: -6 from seat N's cards, +6 from the others'; each change:" in text
+    # from a trick in progress: its first row shows the cards played before the review
+    res = solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-tricks",
+                     "trick": "SA,SQ", "review": "DK,DJ,SK"})
+    assert [(e["trick"], e["seat"]) for e in res["review"]] == [(1, "S"), (1, "W"), (2, "N")]
+    assert "1      N       (SA SQ) DK DJ" in render_solve(res)
     for extra, msg in (({"cards": True}, "drop --cards"), ({"all_seats": True},
                                                           "drop --all-seats"),
                        ({"bet": "E"}, "drop --bet"), ({"play": True}, "drop --play"),
