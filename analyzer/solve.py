@@ -650,6 +650,24 @@ class _Problem:
         self.stats = np.zeros(K.STATS_SIZE, dtype=np.int64)
         self.token = next(_tokens)
 
+    def later(self, h: TrickGame, prev: "_Problem", bounds=None,
+              end: float | None = None) -> "_Problem":
+        """The same objective at ``h``, a later position of a play from this problem's
+        (``h`` a copy of its game played on): what the play's completed tricks decide
+        carried (``past``), the same limits (``end``: the time limit's end), searching on
+        the table ``prev`` (the last problem of the play) left where it may
+        (:func:`_carry_table`)."""
+        g = self.game
+        nl = int(self.P[K.P_NODE_LIMIT])
+        pb = _Problem([set(x) for x in h.hands], self.rules, self.contract,
+                      None if g.trump < 0 else g.trump, h.leader, None, None, self.weights,
+                      self.maximizers, list(h.trick),
+                      g.whole_hand and h.tricks_done == g.tricks_done,
+                      None if self.tt_grow else self.tt_bits, nl or None, bounds,
+                      time_share(end, 1), self.stop, h)
+        _carry_table(prev, pb)
+        return pb
+
     def fraction(self, v: int) -> Fraction:
         return Fraction(int(v), self.cc.scale * self.wscale)
 
@@ -1341,20 +1359,13 @@ def solve_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str
     game = g.copy()
     w = root.weights
     cards: list[int] = []
-    first = game.tricks_done
     prev = root
     while not game.over:
         legal = sorted(game.legal())
         if len(legal) > 1:
             here = value - sum((a * b for a, b in zip(w, game.points)), Fraction(0))
-            pb = root if not cards else _Problem(
-                [set(h) for h in game.hands], rules, root.contract, trump, game.leader,
-                None, None, w, root.maximizers, list(game.trick),
-                g.whole_hand and game.tricks_done == first, tt_bits, node_limit, None,
-                time_share(end, 1), stop, game)
-            if pb is not root:
-                _carry_table(prev, pb)
-                prev = pb
+            pb = root if not cards else root.later(game, prev, end=end)
+            prev = pb
             try:
                 legal = [pb.keeping(here, legal)]
             except SearchStopped as e:
@@ -1419,16 +1430,10 @@ def review_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
             raise
         return e.bounds, [], False
     w, mx = root.weights, root.maximizers
-    first = g.tricks_done
 
     def taken(h: TrickGame) -> Fraction:
         return sum((a * b for a, b in zip(w, h.points)), Fraction(0))
 
-    def problem(h: TrickGame, bounds=None) -> _Problem:
-        return _Problem([set(x) for x in h.hands], rules, root.contract, trump, h.leader,
-                        None, None, w, mx, list(h.trick),
-                        g.whole_hand and h.tricks_done == first, tt_bits, node_limit,
-                        bounds, time_share(end, 1), stop, h)
     game = g.copy()
     cur, prev = value, root
     out: list[tuple[int, Fraction, int | None]] = []
@@ -1445,15 +1450,13 @@ def review_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
             else:
                 # (a maximiser's card is worth at most the value, a minimiser's at least)
                 rest = cur - taken(game)
-                pb = problem(game, (None, rest) if up else (rest, None))
-                _carry_table(prev, pb)
+                pb = root.later(game, prev, (None, rest) if up else (rest, None), end)
                 prev = pb
                 after = taken(game) + pb.run()
             instead = None
             if after != cur:
                 # (a new problem, not the earlier one: the table moved on since)
-                pk = problem(before)
-                _carry_table(prev, pk)
+                pk = root.later(before, prev, end=end)
                 prev = pk
                 instead = pk.keeping(cur - taken(before), legal)
         except SearchStopped as e:
