@@ -150,6 +150,23 @@ def _dominoes_objective(seat: int | None, side: tuple[int, ...] | None) -> dict[
     return {"seat": seat}
 
 
+def _review_moves(items: Sequence[Any], dominoes: bool) -> list[int]:
+    """The cards of a play to review (Dominoes: "pass" too, as ``PASS``), a bad one
+    named by its place in the play."""
+    from analyzer.engine import PASS
+    out = []
+    for k, m in enumerate(items, 1):
+        if dominoes and isinstance(m, str) and m.strip().lower() == "pass":
+            out.append(PASS)
+            continue
+        try:
+            out.append(as_cards([m], "the play to review")[0])
+        except BarbuError as e:
+            what = "move" if dominoes else "card"
+            raise BarbuError(f"{what} {k} of the play: {e}") from None
+    return out
+
+
 # --------------------------------------------------------------------------- the job
 class Job:
     """A validated solve job (see the module docstring)."""
@@ -541,7 +558,7 @@ class Job:
             return self._dominoes_review(c)
         from analyzer.engine import TrickGame
         from analyzer.solve import review_line
-        cards = as_cards(self.review, "the play to review")
+        cards = _review_moves(self.review or (), False)
         v, entries, complete = review_line(
             self.hands, self.rules, c, cards, trump=self.trump, leader=self.leader,
             trick=self.trick, node_limit=self.node_limit, stop=self.stop,
@@ -565,8 +582,7 @@ class Job:
         """Dominoes: the value (the hand's places) after each move of the play under
         review (a card or "pass")."""
         from analyzer.dominoes import PASS, review_dominoes_line
-        moves = [PASS if isinstance(m, str) and m.strip().lower() == "pass" else
-                 as_cards([m], "the play to review")[0] for m in self.review or ()]
+        moves = _review_moves(self.review or (), True)
         v, entries = review_dominoes_line(
             self.hands, self.rules, c, moves, first=self.first_player(),
             start_rank=self.rank, layout=self.layout, out=self.out,
