@@ -111,7 +111,8 @@ def solve(
     review: Optional[str] = typer.Option(
         None, "--review", metavar="CARDS",
         help="Review a play: the cards played from the position on, in order (e.g. "
-             "S2,S5,S4,S3,SJ; Dominoes moves may be 'pass'). Gives the value after each "
+             "\"S2,S5,S4,S3 / SJ,S8\": commas or spaces, '/' between tricks if you like; "
+             "Dominoes moves may be 'pass'). Gives the value after each "
              "card, and marks each card that changed it against perfect play (a loss "
              "for the seat's side, a gift from the others) with a card that would have "
              "kept it. One contract, not with --cards, --all-seats, --bet or --play."),

@@ -255,10 +255,12 @@ class Job:
         rv = job.get("review")
         self.review: list[str] | None = None
         if rv is not None:
-            items = re.split(r"\s*,\s*|\s+", rv.strip()) if isinstance(rv, str) \
+            # (commas or spaces between cards; "/" may mark the tricks)
+            items = re.split(r"\s*[,/]\s*|\s+", rv.strip()) if isinstance(rv, str) \
                 else list(rv)
             if "" in items and items != [""]:
-                raise BarbuError(f"bad --review {rv!r}: an empty card between commas")
+                raise BarbuError(f"bad --review {rv!r}: an empty card between two "
+                                 "separators")
             if not items or items == [""]:
                 raise BarbuError("--review names no card: give the cards played, like "
                                  "SA,S2,S5,S9")

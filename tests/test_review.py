@@ -202,6 +202,9 @@ def test_the_job_shape_text_and_refusals() -> None:
     assert "2      E       SJ* S8 S6 S7*          -18" in text
     assert "  trick 2, E SJ: -18 -> -12 (+6 for seat N; " in text
     assert "in all: -6 from seat N's cards, +6 from the others'; each change:" in text
+    # "/" may mark the tricks
+    assert solve_job({"deal": EXAMPLE, "contract": "no-queens",
+                      "review": "S2 S5 S4 S3 / SJ S8 S6 S7"})["review"] == rv
     # from a trick in progress: its first row shows the cards played before the review
     res = solve_job({"deal": "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "contract": "no-tricks",
                      "trick": "SA,SQ", "review": "DK,DJ,SK"})
