@@ -25,8 +25,10 @@ it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
   "instead"}, …]``, a card an entry: the value after it (of the rest of the hand from the
   position, the points taken since it included), how much the card changed it against
   perfect play, and a card that would have kept it (null where none changed), with
-  ``"trick"`` (1 for the trick in progress) in trick contracts, and
-  ``"review_complete"`` (false where a limit or a stop cut it short);
+  ``"trick"`` (1 for the trick in progress) in trick contracts, ``"review_points"``
+  (trick contracts: the raw points each seat took along the play reviewed, from the
+  position; the hand's scores where it ends the hand) and ``"review_complete"`` (false
+  where a limit or a stop cut it short);
 * no contract → ``"rows": [{"contract", "trump", "rank", "seat", "value"}, …]``, one row
   per option (every trump suit, every starting rank) and seat, plus ``"best"``.
 
@@ -578,7 +580,10 @@ class Job:
                         "instead": None if instead is None else card_name(instead)})
             g.play(x)
             before = after
-        return {**_value(v), "review": out, "review_complete": complete}
+        pts = g.score() if g.over else g.points
+        return {**_value(v), "review": out,
+                "review_points": {Seat(p).name: _num(pts[p]) for p in range(4)},
+                "review_complete": complete}
 
     def _dominoes_review(self, c: Contract) -> dict[str, Any]:
         """Dominoes: the value (the hand's places) after each move of the play under

@@ -198,6 +198,9 @@ def _review_text(res: dict[str, Any], who: str) -> list[str]:
         moves = [f"{e['seat']} {e['card']}" + ("*" if e["change"] else "") for e in rv]
         out.extend("  " + ", ".join(moves[i:i + 8]) for i in range(0, len(moves), 8))
         out.append(f"value after the last move: {_num(rv[-1]['value'])}")
+    if "review_points" in res:
+        out.append("raw points taken along it: "
+                   + "  ".join(f"{k} {_num(v)}" for k, v in res["review_points"].items()))
     changes = [e for e in rv if e["change"]]
     if not changes:
         out.append("no card changed the value: every card was as good as perfect play")

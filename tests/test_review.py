@@ -197,11 +197,17 @@ def test_the_job_shape_text_and_refusals() -> None:
     assert [e["seat"] for e in rv] == list("NESWESWN")
     assert [(e["card"], e["change"]) for e in rv if e["change"]] == [("SJ", 6), ("S7", -6)]
     assert rv[4]["value"] == -12 and rv[7]["value"] == -18
+    # no queen fell in those two tricks: nobody has scored yet
+    assert res["review_points"] == {"N": 0, "E": 0, "S": 0, "W": 0}
     assert all((e["instead"] is None) == (e["change"] == 0) for e in rv)
     text = render_solve(res)
     assert "2      E       SJ* S8 S6 S7*          -18" in text
     assert "  trick 2, E SJ: -18 -> -12 (+6 for seat N; " in text
     assert "in all: -6 from seat N's cards, +6 from the others'; each change:" in text
+    three = solve_job({"deal": EXAMPLE, "contract": "no-queens",
+                       "review": "S2,S5,S4,S3 / SJ,S8,S6,S7 / SQ,ST,S9,SK"})
+    assert three["review_points"] == {"N": -6, "E": 0, "S": 0, "W": 0}
+    assert "raw points taken along it: N -6  E 0  S 0  W 0" in render_solve(three)
     # "/" may mark the tricks
     assert solve_job({"deal": EXAMPLE, "contract": "no-queens",
                       "review": "S2 S5 S4 S3 / SJ S8 S6 S7"})["review"] == rv
