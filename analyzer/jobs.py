@@ -3,9 +3,8 @@
 A *job* is a mapping of option names to values, the same names as ``barbu solve``'s
 options (``deal, rules, contract, trump, rank, declarer, leader, seat, side, bet, cards,
 all_seats, trick, layout, out, node_limit, time_limit, play, review``). :func:`solve_job`
-validates
-it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes solver
-(:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable shapes of
+validates it, routes it to the trick solver (:mod:`analyzer.solve`) or the Dominoes
+solver (:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable shapes of
 ``design.md``:
 
 * one solve → ``{"contract", "trump", "rank", "seat" or "side", "leader", "value", …}``;
@@ -38,8 +37,9 @@ gives ``"value": null`` with ``"bounds": [low, high]``, what its finished tests 
 (``"values"``: null for that seat, and ``"bounds": {seat: [low, high]}``; a bet's
 ``"bracket"``: null at that end, and ``"bracket_bounds"``, both ends' bounds). The result
 then says ``"time_limit"`` and ``"timed_out"`` (whether some value is open, or a line
-of play or a review was cut short); a table's ``"best"`` is null unless one row is proven best. Dominoes searches always run to the
-end. A stop request (:func:`solve_job`'s ``stop``) leaves bounds likewise.
+of play or a review was cut short); a table's ``"best"`` is null unless one row is
+proven best. Dominoes searches always run to the end. A stop request
+(:func:`solve_job`'s ``stop``) leaves bounds likewise.
 
 Defaults: declarer N; the leader (or first player in Dominoes) follows the preset
 (``variants.lead`` / ``variants.dominoes_first``); the solved seat is the declarer.
