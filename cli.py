@@ -115,7 +115,8 @@ def solve(
              "Dominoes moves may be 'pass'). Gives the value after each "
              "card, and marks each card that changed it against perfect play (a loss "
              "for the seat's side, a gift from the others) with a card that would have "
-             "kept it. One contract, not with --cards, --all-seats, --bet or --play."),
+             "kept it. With --all-seats, each card is judged by its own player's "
+             "guaranteed value instead. One contract; not with --cards, --bet or --play."),
     trick: Optional[str] = typer.Option(None, "--trick",
                                         help="Cards already played to the current trick, e.g. SA,S2."),
     layout: Optional[str] = typer.Option(None, "--layout",

@@ -24,7 +24,9 @@ solver (:mod:`analyzer.dominoes`) and returns a JSON-able dict in the stable sha
   "instead"}, …]``, a card an entry: the value after it (of the rest of the hand from the
   position, the points taken since it included), how much the card changed it against
   perfect play, and a card that would have kept it (null where none changed), with
-  ``"trick"`` (1 for the trick in progress) in trick contracts, ``"review_points"``
+  ``"trick"`` (1 for the trick in progress) in trick contracts (with ``all_seats``,
+  each entry's value and change are its own player's guaranteed value, and
+  ``"values"`` each seat's at the position), ``"review_points"``
   (trick contracts: the raw points each seat took along the play reviewed, from the
   position; the hand's scores where it ends the hand) and ``"review_complete"`` (false
   where a limit or a stop cut it short);
@@ -158,7 +160,10 @@ def _review_moves(items: Sequence[Any], dominoes: bool) -> list[int]:
     from analyzer.engine import PASS
     out = []
     for k, m in enumerate(items, 1):
-        if dominoes and isinstance(m, str) and m.strip().lower() == "pass":
+        if isinstance(m, str) and m.strip().lower() == "pass":
+            if not dominoes:
+                raise BarbuError(f"card {k} of the play: 'pass' is a Dominoes move; in a "
+                                 "trick contract every turn plays a card")
             out.append(PASS)
             continue
         try:
@@ -261,17 +266,16 @@ class Job:
             items = re.split(r"\s*[,/]\s*|\s+", rv.strip()) if isinstance(rv, str) \
                 else list(rv)
             if "" in items and items != [""]:
-                raise BarbuError(f"bad --review {rv!r}: an empty card between two "
-                                 "separators")
+                raise BarbuError(f"bad --review {rv!r}: an empty card" + (
+                    " between two separators" if isinstance(rv, str) else ""))
             if not items or items == [""]:
                 raise BarbuError("--review names no card: give the cards played, like "
                                  "SA,S2,S5,S9")
-            other = ("--all-seats" if self.all_seats else "--cards" if self.cards
-                     else "--bet" if self.bet is not None else "--play" if self.play
-                     else None)
+            other = ("--cards" if self.cards else "--bet" if self.bet is not None
+                     else "--play" if self.play else None)
             if other:
-                raise BarbuError(f"--review follows one value through the play: drop "
-                                 f"{other}")
+                raise BarbuError(f"--review follows one objective through the play (or "
+                                 f"each seat's own, --all-seats): drop {other}")
             if self.contract is None:
                 raise BarbuError("--review follows one contract: name the --contract")
             self.review = items
@@ -459,6 +463,11 @@ class Job:
             res["leader"] = Seat(self.leader).name
             if self.trick:
                 res["trick"] = [card_name(x) for x in self.trick]
+        if self.review is not None:
+            if not self.all_seats:
+                res.update(self.who())
+            res.update(self._review(c))
+            return res
         if self.all_seats:
             vals = dict(zip((Seat(p).name for p in range(4)), self.solve_all(
                 [(c, p, None, self.trump, self.rank) for p in range(4)], self.end,
@@ -479,9 +488,6 @@ class Job:
             names.append(f"{y}'s score minus {x}'s, {y}'s end of the bet,")
         if self.play:
             res.update(self._play(c))
-            return res
-        if self.review is not None:
-            res.update(self._review(c))
             return res
         end = self.end
         if end is not None and self.cards:  # (the cards' share: as one more question)
@@ -556,55 +562,91 @@ class Job:
 
     def _review(self, c: Contract) -> dict[str, Any]:
         """The value, and its value after each card of the play under review
-        (:func:`analyzer.solve.review_line`), a card that changed it marked with how much
-        and a card that would have kept it."""
-        if c.is_dominoes:
-            return self._dominoes_review(c)
-        from analyzer.engine import TrickGame
-        from analyzer.solve import review_line
-        cards = _review_moves(self.review or (), False)
-        v, entries, complete = review_line(
-            self.hands, self.rules, c, cards, trump=self.trump, leader=self.leader,
-            trick=self.trick, node_limit=self.node_limit, stop=self.stop,
-            time_limit=None if self.end is None else max(self.end - time.monotonic(), 1e-6),
-            **self._objective(c, self.seat, self.side, None))
-        self.open |= isinstance(v, Bounds) or not complete
-        g = TrickGame(self.rules, c, self.hands, self.leader, trump=self.trump,
-                      trick=self.trick)
+        (:func:`analyzer.solve.review_line`, :func:`analyzer.dominoes.review_dominoes_line`),
+        a card that changed it marked with how much and a card that would have kept it.
+        With ``all_seats``, each card judged by its player's own guaranteed value: each
+        seat's review in turn (its table carried along the play), each card's entry from
+        its player's."""
+        from analyzer.engine import PASS
+        moves = _review_moves(self.review or (), c.is_dominoes)
+        seats = list(range(4)) if self.all_seats else [None]
+        runs = []
+        for i, p in enumerate(seats):
+            end = self.end
+            if end is not None and len(seats) > 1:  # (an equal share of the time left)
+                now = time.monotonic()
+                end = now + (end - now) / (len(seats) - i)
+            runs.append(self._review_run(c, moves, p, end))
+        g = self._game(c)
         out = []
-        before = v
-        for x, after, instead in entries:
-            out.append({"trick": g.tricks_done + 1, "seat": Seat(g.to_move).name,
-                        "card": card_name(x), "value": _num(after),
-                        "change": _num(after - before),
-                        "instead": None if instead is None else card_name(instead)})
+        complete = all(r[2] for r in runs)
+        for k, x in enumerate(moves):
+            # (each seat's review values every card: its player's own, with all_seats)
+            v, entries, _ = runs[g.to_move if self.all_seats else 0]
+            if k >= len(entries):
+                complete = False
+                break
+            p, after, instead = entries[k]
+            before = v if k == 0 else entries[k - 1][1]
+            e = {"seat": Seat(p).name, "card": "pass" if x == PASS else card_name(x),
+                 "value": _num(after), "change": _num(after - before),
+                 "instead": None if instead is None else
+                 "pass" if instead == PASS else card_name(instead)}
+            out.append({"trick": g.tricks_done + 1, **e} if c.is_tricks else e)
             g.play(x)
-            before = after
-        pts = g.score() if g.over else g.points
-        return {**_value(v), "review": out,
-                "review_points": {Seat(p).name: _num(pts[p]) for p in range(4)},
-                "review_complete": complete}
+        res: dict[str, Any] = {}
+        if self.all_seats:
+            vals = {Seat(p).name: r[0] for p, r in zip(seats, runs)}
+            res["values"] = {k: _value(v)["value"] for k, v in vals.items()}
+            if any(isinstance(v, Bounds) for v in vals.values()):
+                res["bounds"] = {k: _value(v)["bounds"] for k, v in vals.items()
+                                 if isinstance(v, Bounds)}
+        else:
+            res.update(_value(runs[0][0]))
+        self.open |= not complete
+        res["review"] = out
+        if c.is_tricks:
+            pts = g.score() if g.over else g.points
+            res["review_points"] = {Seat(p).name: _num(pts[p]) for p in range(4)}
+        res["review_complete"] = complete
+        return res
 
-    def _dominoes_review(self, c: Contract) -> dict[str, Any]:
-        """Dominoes: the value (the hand's places) after each move of the play under
-        review (a card or "pass")."""
-        from analyzer.dominoes import PASS, review_dominoes_line
-        moves = _review_moves(self.review or (), True)
-        v, entries = review_dominoes_line(
-            self.hands, self.rules, c, moves, first=self.first_player(),
-            start_rank=self.rank, layout=self.layout, out=self.out,
-            **_dominoes_objective(self.seat, self.side))
-        out = []
-        before = v
+    def _game(self, c: Contract):
+        """The position as a game (a trick game, or a Dominoes table)."""
+        if c.is_dominoes:
+            from analyzer.dominoes import dominoes_position
+            return dominoes_position(self.hands, self.rules, c, first=self.first_player(),
+                                     start_rank=self.rank, layout=self.layout, out=self.out)
+        from analyzer.engine import TrickGame
+        return TrickGame(self.rules, c, self.hands, self.leader, trump=self.trump,
+                         trick=self.trick)
 
-        def name(m: int) -> str:
-            return "pass" if m == PASS else card_name(m)
-        for p, m, after, instead in entries:
-            out.append({"seat": Seat(p).name, "card": name(m), "value": _num(after),
-                        "change": _num(after - before),
-                        "instead": None if instead is None else name(instead)})
-            before = after
-        return {**_value(v), "review": out, "review_complete": True}
+    def _review_run(self, c: Contract, moves: list[int], seat: int | None,
+                    end: float | None) -> tuple[Any, list[tuple], bool]:
+        """One objective's review of ``moves``: the seat's (``seat``, or the job's
+        objective where None), as ``(value, [(mover, value_after, instead), …],
+        complete)``."""
+        if c.is_dominoes:
+            from analyzer.dominoes import review_dominoes_line
+            obj = _dominoes_objective(self.seat if seat is None else seat,
+                                      self.side if seat is None else None)
+            v, entries = review_dominoes_line(
+                self.hands, self.rules, c, moves, first=self.first_player(),
+                start_rank=self.rank, layout=self.layout, out=self.out, **obj)
+            return v, [(p, a, i) for p, _, a, i in entries], True
+        from analyzer.solve import review_line
+        obj = (self._objective(c, self.seat, self.side, None) if seat is None
+               else {"seat": seat})
+        v, entries, complete = review_line(
+            self.hands, self.rules, c, moves, trump=self.trump, leader=self.leader,
+            trick=self.trick, node_limit=self.node_limit, stop=self.stop,
+            time_limit=None if end is None else max(end - time.monotonic(), 1e-6), **obj)
+        g = self._game(c)
+        movers = []
+        for x in moves:
+            movers.append(g.to_move)
+            g.play(x)
+        return v, [(p, a, i) for p, (_, a, i) in zip(movers, entries)], complete
 
     def _to_move(self, c: Contract) -> int:
         if c.is_dominoes:  # the engine skips seats already out

@@ -122,6 +122,8 @@ def render_solve(res: dict[str, Any]) -> str:
         out.append(_grid(["seat", "value"], [
             [s, _value_text({"value": v, "bounds": bounds.get(s)})]
             for s, v in res["values"].items()]))
+        if "review" in res:
+            out.extend(_review_text(res, None))
         return "\n".join(out)
     who = f"side {res['side']}" if "side" in res else f"seat {res['seat']}"
     out.append("")
@@ -168,9 +170,11 @@ def render_solve(res: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _review_text(res: dict[str, Any], who: str) -> list[str]:
+def _review_text(res: dict[str, Any], who: str | None) -> list[str]:
     """The play under review: each trick (Dominoes: each move) with the value after it,
-    a card that changed the value starred, then each change with a card that kept it."""
+    a card that changed the value starred, then each change with a card that kept it.
+    ``who`` None: each card judged by its player's own guaranteed value (``--all-seats``;
+    no value column: the values are each player's own)."""
     rv = res["review"]
     done = res.get("review_complete")
     out = [""]
@@ -179,9 +183,15 @@ def _review_text(res: dict[str, Any], who: str) -> list[str]:
                    if not done else "no review")
         return out
     tricks = "trick" in rv[0]
-    out.append(f"the play reviewed{'' if done else ' (cut short)'}: guaranteed value of "
-               f"{who} after each {'trick' if tricks else 'move'}")
-    out.append("(* a card that changed it against perfect play):")
+    cut = "" if done else " (cut short)"
+    if who is None:
+        out.append(f"the play reviewed{cut}: each card judged by its player's own "
+                   "guaranteed value")
+        out.append("(* a card that lowered it against perfect play):")
+    else:
+        out.append(f"the play reviewed{cut}: guaranteed value of {who} after each "
+                   f"{'trick' if tricks else 'move'}")
+        out.append("(* a card that changed it against perfect play):")
     if tricks:
         rows: list[list[str]] = []
         for e in rv:
@@ -193,11 +203,15 @@ def _review_text(res: dict[str, Any], who: str) -> list[str]:
             r = rows[-1]
             r[2] = (r[2] + " " if r[2] else "") + e["card"] + ("*" if e["change"] else "")
             r[3] = _num(e["value"])
-        out.append(_grid(["trick", "leader", "cards", "value after"], rows, left=3))
+        if who is None:
+            out.append(_grid(["trick", "leader", "cards"], [r[:3] for r in rows], left=3))
+        else:
+            out.append(_grid(["trick", "leader", "cards", "value after"], rows, left=3))
     else:  # Dominoes: a move a turn
         moves = [f"{e['seat']} {e['card']}" + ("*" if e["change"] else "") for e in rv]
         out.extend("  " + ", ".join(moves[i:i + 8]) for i in range(0, len(moves), 8))
-        out.append(f"value after the last move: {_num(rv[-1]['value'])}")
+        if who is not None:
+            out.append(f"value after the last move: {_num(rv[-1]['value'])}")
     if "review_points" in res:
         out.append("raw points taken along it: "
                    + "  ".join(f"{k} {_num(v)}" for k, v in res["review_points"].items()))
@@ -205,19 +219,25 @@ def _review_text(res: dict[str, Any], who: str) -> list[str]:
     if not changes:
         out.append("no card changed the value: every card was as good as perfect play")
         return out
-    mine = set(res.get("side") or res.get("seat") or "")
-    lost = sum(Fraction(str(e["change"])) for e in changes if e["seat"] in mine)
-    given = sum(Fraction(str(e["change"])) for e in changes if e["seat"] not in mine)
-    out.append(f"in all: {_signed(lost)} from {who}'s cards, {_signed(given)} from the "
-               "others'; each change:")
-    before = res["value"]
+    if who is None:
+        cost = {x: sum((Fraction(str(e["change"])) for e in changes if e["seat"] == x),
+                       Fraction(0)) for x in "NESW"}
+        out.append("what each seat's cards cost him: "
+                   + "  ".join(f"{x} {_num(v)}" for x, v in cost.items()) + "; each change:")
+    else:
+        mine = set(res.get("side") or res.get("seat") or "")
+        lost = sum(Fraction(str(e["change"])) for e in changes if e["seat"] in mine)
+        given = sum(Fraction(str(e["change"])) for e in changes if e["seat"] not in mine)
+        out.append(f"in all: {_signed(lost)} from {who}'s cards, {_signed(given)} from "
+                   "the others'; each change:")
     for e in rv:
         if e["change"]:
             at = f"trick {e['trick']}, " if "trick" in e else ""
-            kept = f"; {e['instead']} kept {_num(before)}" if e["instead"] else ""
-            out.append(f"  {at}{e['seat']} {e['card']}: {_num(before)} -> "
-                       f"{_num(e['value'])} ({_signed(e['change'])} for {who}{kept})")
-        before = e["value"]
+            was = Fraction(str(e["value"])) - Fraction(str(e["change"]))
+            kept = f"; {e['instead']} kept {_num(was)}" if e["instead"] else ""
+            whose = f"for {who}" if who is not None else f"for {e['seat']}"
+            out.append(f"  {at}{e['seat']} {e['card']}: {_num(was)} -> "
+                       f"{_num(e['value'])} ({_signed(e['change'])} {whose}{kept})")
     return out
 
 

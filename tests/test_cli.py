@@ -258,7 +258,7 @@ def test_dominoes_json_layout_is_canonical():
     (("solve", ENDGAME, "-c", "no-tricks", "--review", "SA,SQ,S1"),
      "card 3 of the play: bad card 'S1'"),
     (("solve", ENDGAME, "-c", "no-tricks", "--review", "SA,pass"),
-     "card 2 of the play: bad card 'pass'"),
+     "card 2 of the play: 'pass' is a Dominoes move"),
     (("solve", ENDGAME, "-c", "no-tricks", "--review", "SA", "--play"), "drop --play"),
     (("solve", ENDGAME, "--review", "SA"), "--review follows one contract"),
     (("advise", "AK72.Q5.A963.KJ4", "--seed", "-1"), "bad --seed -1"),

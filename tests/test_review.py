@@ -216,11 +216,11 @@ def test_the_job_shape_text_and_refusals() -> None:
                      "trick": "SA,SQ", "review": "DK,DJ,SK"})
     assert [(e["trick"], e["seat"]) for e in res["review"]] == [(1, "S"), (1, "W"), (2, "N")]
     assert "1      N       (SA SQ) DK DJ" in render_solve(res)
-    for extra, msg in (({"cards": True}, "drop --cards"), ({"all_seats": True},
-                                                          "drop --all-seats"),
+    for extra, msg in (({"cards": True}, "drop --cards"),
                        ({"bet": "E"}, "drop --bet"), ({"play": True}, "drop --play"),
                        ({"contract": None}, "name the --contract"),
                        ({"review": ""}, "names no card"),
+                       ({"review": ["S2", ""]}, r"bad --review \['S2', ''\]: an empty card$"),
                        ({"review": 3}, "bad review 3"),
                        ({"review": "S2,S9"}, "card 2 of the play: illegal card S9 by E")):
         with pytest.raises(BarbuError, match=msg):
@@ -271,3 +271,65 @@ def test_a_dominoes_review_against_the_brute_force() -> None:
                    "review": "S7,D7,pass"})
     with pytest.raises(BarbuError, match="--review needs the starting rank"):
         solve_job({"deal": EXAMPLE, "contract": "dominoes", "review": "S7"})
+
+
+def test_each_card_judged_by_its_players_own_value() -> None:
+    """``--review --all-seats``: each card's entry is its player's own guaranteed value
+    (the brute force, that seat against the other three) before and after it, on
+    random small positions; the same as that seat's own review; the values are each
+    seat's."""
+    from analyzer.cards import format_hand
+    from analyzer.engine import TrickGame
+    done = lowered = 0
+    for seed in range(60_000, 60_030):
+        case = random_case(seed, n=2 + seed % 2)
+        r, cid = case["rules"], case["contract"]
+        # (the position as the command line reads it: a whole hand while no trick is done)
+        g = TrickGame(r, cid, case["game"].hands, case["game"].leader, trump=case["trump"],
+                      trick=case["game"].trick)
+        cards = _random_play(g, np.random.default_rng(seed), 0.2)
+        if not cards:
+            continue
+        deal = "N:" + " ".join(format_hand(h) for h in g.hands)
+        job = {"deal": deal, "rules": r, "contract": cid, "leader": "NESW"[g.leader],
+               "trick": [card_name(x) for x in g.trick],
+               "trump": None if case["trump"] is None else "SHDC"[case["trump"]],
+               "review": [card_name(x) for x in cards], "all_seats": True}
+        res = solve_job(job)
+        assert res["review_complete"] and len(res["review"]) == len(cards)
+        h = g.copy()
+        for p in range(4):
+            w = [Fraction(q == p) for q in range(4)]
+            assert res["values"]["NESW"[p]] == brute_value(h, w, (p,))
+        for e, x in zip(res["review"], cards):
+            p = h.to_move
+            w = [Fraction(q == p) for q in range(4)]
+            was = brute_value(h, w, (p,))
+            h.play(x)
+            now = brute_value(h, w, (p,))
+            assert e["seat"] == "NESW"[p] and e["card"] == card_name(x)
+            assert Fraction(str(e["value"])) == now
+            assert Fraction(str(e["change"])) == now - was <= 0
+            lowered += now < was
+        done += 1
+    assert done >= 25 and lowered >= 10, (done, lowered)
+    # the same entries as each player's own review (a whole 32-card hand, a random play)
+    from analyzer.cards import parse_deal
+    r = load_rules("barbu-32")
+    g = TrickGame(r, "no-queens", parse_deal(DEAL32, 32).hands, 0)
+    play = [card_name(x) for x in _random_play(g, np.random.default_rng(5), 0.0)]
+    job = {"deal": DEAL32, "rules": "barbu-32", "contract": "no-queens", "review": play}
+    allr = solve_job({**job, "all_seats": True})
+    own = {x: solve_job({**job, "seat": x}) for x in "NESW"}
+    assert allr["values"] == {x: own[x]["value"] for x in "NESW"}
+    assert allr["review"] == [own[e["seat"]]["review"][k]
+                              for k, e in enumerate(allr["review"])]
+    assert len(allr["review"]) == len(play) and allr["review_complete"]
+    changed = [e for e in allr["review"] if e["change"]]
+    assert changed, "the seeded play should hold a mistake"
+    text = render_solve(allr)
+    assert "each card judged by its player's own guaranteed value" in text
+    assert "what each seat's cards cost him: " in text
+    e = changed[0]
+    assert (f"  trick {e['trick']}, {e['seat']} {e['card']}: {e['value'] - e['change']} -> "
+            f"{e['value']} ({e['change']} for {e['seat']}; {e['instead']} kept") in text
