@@ -244,11 +244,11 @@ def _review_text(res: dict[str, Any], who: str | None) -> list[str]:
 def _signed(x: Any) -> str:
     """A change with its sign.
 
-    >>> _signed(6), _signed(-2), _signed("-1/3")
-    ('+6', '-2', '-1/3')
+    >>> _signed(6), _signed(-2), _signed("-1/3"), _signed(0)
+    ('+6', '-2', '-1/3', '0')
     """
     t = _num(x)
-    return t if t.startswith("-") else "+" + t
+    return t if t.startswith("-") or t == "0" else "+" + t
 
 
 def _value_text(entry: dict[str, Any]) -> str:
