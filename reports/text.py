@@ -217,7 +217,9 @@ def _review_text(res: dict[str, Any], who: str | None) -> list[str]:
                    + "  ".join(f"{k} {_num(v)}" for k, v in res["review_points"].items()))
     changes = [e for e in rv if e["change"]]
     if not changes:
-        out.append("no card changed the value: every card was as good as perfect play")
+        out.append("no card changed the value: every card was as good as perfect play"
+                   if done else "none of the cards reviewed before the cut changed the "
+                   "value")
         return out
     if who is None:
         cost = {x: sum((Fraction(str(e["change"])) for e in changes if e["seat"] == x),

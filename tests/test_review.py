@@ -186,6 +186,7 @@ def test_a_stop_or_a_limit_gives_what_was_found(monkeypatch: pytest.MonkeyPatch)
             text = render_solve(res)
             assert "time limit 60 s (reached: the review is cut short)" in text
             assert "the play reviewed (cut short): guaranteed value of seat N" in text
+            assert "every card was as good as perfect play" not in text
 
 
 def test_the_job_shape_text_and_refusals() -> None:
