@@ -514,6 +514,18 @@ def rules_save(name: str = typer.Argument(..., metavar="NAME", help="Name to sav
 
 
 # ------------------------------------------------------------------------------ main
+def _compile_notice() -> None:
+    """On a terminal, a note before the kernels are compiled (the first search after
+    installing sits a minute with nothing else to show); elsewhere nothing."""
+    try:
+        tty = sys.stderr is not None and sys.stderr.isatty()
+    except (ValueError, OSError):  # (a closed stderr)
+        tty = False
+    if tty:
+        from analyzer import kernels
+        kernels.NOTICE = lambda line: typer.echo(line, err=True)
+
+
 def _fit_output() -> None:
     """Standard output that cannot take the suit symbols (a cp1252 or Latin-1 console or
     file) gets the letters S H D C instead, and any other character it lacks replaced,
@@ -613,6 +625,7 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError:  # (main called from another thread: keep the default)
         pass
     _fit_output()
+    _compile_notice()
     cmd = typer.main.get_command(app)
     try:
         _check_args(cmd, list(sys.argv[1:] if argv is None else argv))

@@ -54,6 +54,7 @@ from analyzer.cards import (DECK_RANKS, RANK_CHARS, Deal, Rank, Seat, Suit, as_h
                             as_seat, as_seats, as_weights, card_name)
 from analyzer.engine import PASS, DominoesGame
 from analyzer.errors import BarbuError
+from analyzer.kernels import before_search
 from analyzer.options import contract_options
 from analyzer.rules import Contract, Rules, load_rules
 from solvers.dominoes import _solve
@@ -431,6 +432,7 @@ class _Compiled:
         hm = np.zeros(64, dtype=np.int64)
         hp = np.zeros(64, dtype=np.int64)
         inf = 1 << 60
+        before_search(_solve)
         with _TABLE.lock:
             tt, bits, gen = _TABLE.take()
             n = _solve(self.own, self.free, np.zeros((4, 16), dtype=np.int64),

@@ -36,6 +36,7 @@ from analyzer.cards import Deal, Seat, as_seat, as_seats, as_weights, card_name,
 from analyzer.compile import CompiledContract, card_bitpos, compile_contract
 from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError, Bounds, SearchStopped, check_seconds, check_whole
+from analyzer.kernels import before_search
 from analyzer.rules import Contract, Rules, load_rules
 from solvers import tricks as K
 
@@ -863,6 +864,7 @@ class _Problem:
         search reads at its next node and stops; once it has, the exception
         goes on. Elsewhere (pool workers ignore SIGINT; short searches end soon) a plain
         call, saving the thread's start (some 0.15 ms)."""
+        before_search(K._solve)
         if (self.tl < INTERRUPT_TL or threading.current_thread() is not threading.main_thread()
                 or not any(callable(signal.getsignal(g)) for g in _STOP_SIGNALS)):
             return K._solve(*args)
