@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 import typer
 
-from analyzer.errors import BarbuError, check_given, check_seconds, check_workers
+from analyzer.errors import BarbuError, CannotWrite, check_given, check_seconds, check_workers
 from analyzer.pools import WorkerDied
 from reports.progress import Bar
 
@@ -645,7 +645,7 @@ def main(argv: list[str] | None = None) -> None:
         if len(msg) > 1000:  # (a huge value echoed: its start and the message's end)
             msg = f"{msg[:500]} ... ({len(msg):,} characters) ... {msg[-300:]}"
         typer.echo(f"barbu: error: {msg}", err=True)
-        sys.exit(2)
+        sys.exit(1 if isinstance(e, CannotWrite) else 2)
     except KeyboardInterrupt:
         typer.echo("barbu: interrupted", err=True)
         sys.exit(130)

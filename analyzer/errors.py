@@ -2,8 +2,9 @@
 
 Every bad input (a deal, a card, a seat, a contract, a rules file, an option) raises
 :class:`BarbuError` with a one-line message naming the problem. The command line turns it
-into that line on stderr and exit status 2; nothing else should reach the user as a
-traceback. :class:`SearchStopped` is the one kind that carries data: a search stopped by
+into that line on stderr and exit status 2 (status 1 for :class:`CannotWrite`: a result
+that cannot be written is not the input's fault); nothing else should reach the user as
+a traceback. :class:`SearchStopped` is the one kind that carries data: a search stopped by
 a limit or a request, and the :class:`Bounds` its finished tests proved.
 """
 
@@ -17,6 +18,12 @@ from numbers import Integral
 
 class BarbuError(ValueError):
     """A user-facing error: the message is one line that names what is wrong."""
+
+
+class CannotWrite(BarbuError):
+    """A result that cannot be written (a full disk, a folder without permission, a file
+    in the way): one line as for bad input, but the command line exits with status 1,
+    as for any failure that is not the input's."""
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ import numpy as np
 import polars as pl
 
 from analyzer.cards import RANK_CHARS, Deal, Seat, random_deal
-from analyzer.errors import BarbuError, check_whole, check_workers
+from analyzer.errors import BarbuError, CannotWrite, check_whole, check_workers
 from analyzer.features import FEATURE_COLUMNS, contract_feature, deal_features
 from analyzer.options import contract_options
 from analyzer.pools import fork_pool, load_kernels, watched
@@ -260,12 +260,12 @@ def _done_chunks(out: Path) -> set[int]:
 
 @contextlib.contextmanager
 def _writing(out: Path) -> Iterator[None]:
-    """File-system errors while writing the dataset as one line (BarbuError)."""
+    """File-system errors while writing the dataset as one line (CannotWrite)."""
     try:
         yield
     except OSError as e:
         where = e.filename or out
-        raise BarbuError(f"cannot write the dataset at {where}: "
+        raise CannotWrite(f"cannot write the dataset at {where}: "
                          f"{e.strerror or type(e).__name__}") from None
 
 

@@ -12,6 +12,7 @@ import html
 import io
 import math
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -19,7 +20,7 @@ from typing import Any, Callable
 import polars as pl
 from matplotlib.figure import Figure
 
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, CannotWrite
 from analyzer.stats import load_dataset, read_manifest
 from reports import figures as F
 from reports.text import number_text
@@ -228,21 +229,34 @@ def _write_html(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
 def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
               sections: list[Section], panels: list[Panel]) -> list[Path]:
     fig_dir = out.with_name(out.stem + "_files")
+    made = not fig_dir.exists()
     fig_dir.mkdir(exist_ok=True)
     written: list[Path] = []
+    new: list[Path] = []  # (the figures that were not there before: removed on failure)
     lines = ["# Barbu deal statistics", ""]
     lines += [f"- **{k}**: {v}" for k, v in _facts(man, data)]
     lines += ["", "Double-dummy values: every hand is solved as if all cards were seen.",
               "", "## Figures", ""]
-    for i, p in enumerate(panels, 1):
-        f = fig_dir / f"{i:02d}-{p.name}.png"
-        f.write_bytes(_png(p))
-        written.append(f)
-        lines += [f"![{p.caption}](<{fig_dir.name}/{f.name}>)", "", f"*{p.caption}*", ""]
-    lines += ["## Tables", ""]
-    for s in sections:
-        lines += [f"### {s.title}", "", s.note, "", _md_table(s.table), ""]
-    out.write_text("\n".join(lines), encoding="utf-8")
+    try:
+        for i, p in enumerate(panels, 1):
+            f = fig_dir / f"{i:02d}-{p.name}.png"
+            if not f.exists():
+                new.append(f)
+            f.write_bytes(_png(p))
+            written.append(f)
+            lines += [f"![{p.caption}](<{fig_dir.name}/{f.name}>)", "", f"*{p.caption}*",
+                      ""]
+        lines += ["## Tables", ""]
+        for s in sections:
+            lines += [f"### {s.title}", "", s.note, "", _md_table(s.table), ""]
+        out.write_text("\n".join(lines), encoding="utf-8")
+    except BaseException:  # no figures left behind without their report
+        if made:
+            shutil.rmtree(fig_dir, ignore_errors=True)
+        else:
+            for f in new:
+                f.unlink(missing_ok=True)
+        raise
     return [out, *written]
 
 
@@ -311,7 +325,8 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
     ------
     BarbuError
         Unknown format, a folder that is not a readable dataset, or one with no solved
-        deal yet.
+        deal yet; :class:`~analyzer.errors.CannotWrite` where the report cannot be
+        written (the command line's exit status 1).
     """
     fmt = report_format(out_path, fmt)
     man = read_manifest(data_dir)
@@ -333,7 +348,7 @@ def build_report(data_dir: str | Path, out_path: str | Path, fmt: str = "html"
         where = e.filename or out
         why = ("a file is in the path" if isinstance(e, (FileExistsError, NotADirectoryError))
                else e.strerror or type(e).__name__)
-        raise BarbuError(f"cannot write the report at {where}: {why}") from None
+        raise CannotWrite(f"cannot write the report at {where}: {why}") from None
 
 
 __all__ = ["build_report", "FORMATS"]

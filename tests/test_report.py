@@ -4,12 +4,15 @@ Markdown / PNG files, a headless-Chromium screenshot, and one-line errors."""
 from __future__ import annotations
 
 import base64
+import errno
 import html
 import json
+import os
 import re
 import shutil
 import struct
 import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -18,11 +21,13 @@ from matplotlib.figure import Figure
 from polars.testing import assert_frame_equal
 
 from analyzer import stats as S
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, CannotWrite
 from analyzer.rules import load_rules
 from reports import figures as F
 from reports import tables as T
 from reports.html import build_report
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _values(rows):
@@ -371,6 +376,41 @@ def test_report_errors(dataset, tmp_path):
         build_report(bad, tmp_path / "r.html")
     assert "\n" not in str(e.value)
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_report_that_cannot_be_written_leaves_no_figures_behind(dataset, tmp_path,
+                                                                    monkeypatch):
+    """A Markdown report writes its figures first: where the report itself then cannot
+    be written, the figures it wrote go (an older report's stay), and the error is
+    CannotWrite (the command line's exit status 1: not the input's fault)."""
+    old = tmp_path / "old.md"
+    figs = build_report(dataset, old, fmt="md")[1:]
+    (old.parent / "old_files" / "notes.txt").write_text("mine")
+    figs[1].unlink()  # (a figure the next run writes anew)
+    real = Path.write_text
+
+    def full(self, *a, **k):
+        if self.suffix == ".md":
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    for out in (tmp_path / "new.md", old):
+        with pytest.raises(CannotWrite, match=f"cannot write the report at {out}: No space"):
+            build_report(dataset, out, fmt="md")
+    assert not (tmp_path / "new_files").exists()
+    kept = sorted(p.name for p in (tmp_path / "old_files").iterdir())
+    assert kept == sorted([f.name for f in figs if f != figs[1]] + ["notes.txt"])
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_exit_status_1(dataset, tmp_path):
+    p = subprocess.run([sys.executable, "-m", "cli", "report", str(dataset), "--out",
+                        "/dev/full", "-f", "html"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 1
+    assert p.stderr == ("barbu: error: cannot write the report at /dev/full: No space left "
+                        "on device\n")
 
 
 def test_html_report_renders_in_headless_chromium(dataset, tmp_path):

@@ -23,7 +23,7 @@ from polars.testing import assert_frame_equal
 from analyzer import stats as S
 from analyzer.cards import parse_hand, random_deal
 from analyzer.dominoes import solve_dominoes
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, CannotWrite
 from analyzer.features import FEATURE_COLUMNS, hand_features
 from analyzer.rules import load_rules
 from analyzer.solve import solve
@@ -418,7 +418,7 @@ def test_a_damaged_dataset_is_named_or_repaired(serial, tmp_path):
         S.load_dataset(shape)
     blocker = tmp_path / "afile"
     blocker.write_text("x")
-    with pytest.raises(BarbuError, match="cannot write the dataset"):
+    with pytest.raises(CannotWrite, match="cannot write the dataset"):  # (exit status 1)
         S.run_stats(blocker / "sub", deals=1, workers=1, **CHEAP)
 
 
