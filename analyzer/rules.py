@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.cards import DECK_RANKS, RANK_CHARS, Rank, Suit, card_index, card_name
-from analyzer.errors import BarbuError
+from analyzer.errors import BarbuError, CannotWrite
 
 BUILTIN_PRESETS = ("tournament", "fr-52", "classic-32", "barbu-32", "bridge")
 DEFAULT_PRESET = "tournament"
@@ -432,8 +432,13 @@ def list_presets() -> list[tuple[str, str, str]]:
 _CACHE: dict[tuple[str, bytes, str | None], Rules] = {}
 
 
-def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
-    """Load a preset by name (built-in, then user) or from a TOML file path."""
+def load_rules(name_or_path: str | Path | Rules | None = None, *,
+               own_name: bool = True) -> Rules:
+    """Load a preset by name (built-in, then user) or from a TOML file path.
+
+    A file that calls itself by a built-in preset's name must hold that preset's rules
+    (an edited copy would label every result with the built-in's name): refused
+    otherwise, unless ``own_name`` is False (``rules save``, which names it anew)."""
     if isinstance(name_or_path, Rules):
         return name_or_path
     spec = DEFAULT_PRESET if name_or_path is None else str(name_or_path)
@@ -449,9 +454,12 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
         path = builtin_path(spec)
         d = None if path is not None else _user_rules_dir()
         if path is None and d is not None:
-            cand = d / f"{spec}.toml"
-            if _is_file(cand):
-                path = cand
+            # (saved names are lower-case, and answer in any case, as the built-ins do)
+            for name in dict.fromkeys((spec, spec.strip().lower())):
+                cand = d / f"{name}.toml"
+                if _is_file(cand):
+                    path, spec = cand, name
+                    break
         if path is None:
             if _is_file(p):
                 path = p
@@ -469,11 +477,13 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     # a saved preset answers to the name it was saved under, not to the one in its file
     # (an edited copy of a built-in preset keeps the built-in's name there): that name is
     # part of the key, as two names may lead to one file (a link, or a path and a name)
-    saved = (spec if spec not in BUILTIN_PRESETS and spec == path.stem
-             and path.parent == _user_rules_dir() else None)
+    # (by name or by path alike: a saved file is the preset of its name)
+    udir = _user_rules_dir()
+    saved = (path.stem if path.stem not in BUILTIN_PRESETS and udir is not None
+             and path.parent.resolve() == udir.resolve() else None)
     key = (str(path.resolve()), raw, saved)
     if key in _CACHE:
-        return _CACHE[key]
+        return _checked_name(_CACHE[key], path) if own_name else _CACHE[key]
     try:
         # (a BOM dropped; newlines as read_text gives them, so a file's hash is as before)
         text = (raw.decode("utf-8").removeprefix("\ufeff")
@@ -491,7 +501,25 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
         rules = replace(rules, name=saved)
     rules.raw["__text__"] = text
     _CACHE[key] = rules
-    return rules
+    return _checked_name(rules, path) if own_name else rules
+
+
+def _checked_name(rules: Rules, path: Path) -> Rules:
+    """``rules``, read from ``path``, unless it bears a built-in preset's name but plays,
+    scores or settles doubles otherwise (names, aliases, descriptions and a free-order
+    match's listing order aside, :func:`_game_of`)."""
+    b = rules.name.strip().lower()
+    if b not in BUILTIN_PRESETS:
+        return rules
+    home = builtin_path(b)
+    if home is None or home.resolve() == path.resolve():
+        return rules
+    ref = load_rules(b)
+    if _game_of(rules) == _game_of(ref) and rules.variants == ref.variants:
+        return rules
+    raise BarbuError(f"rules file {path}: it is named {rules.name!r}, a built-in preset, "
+                     "but its rules differ from that preset's: give it a name of its own "
+                     "(its `name = ...` line), or save it with `barbu rules save NAME FILE`")
 
 
 #: Variants that change only how doubles are made and settled, not how a hand is played
@@ -559,9 +587,12 @@ def save_rules(name: str, file: str | Path, replace: bool = False) -> Path:
     if name in BUILTIN_PRESETS:
         raise BarbuError(f"{name!r} is a built-in preset: save under another name")
     src = user_path(file, "rules file")
+    if src.is_dir():
+        raise BarbuError(f"rules file {file} is a folder")
     if not src.is_file():
         raise BarbuError(f"rules file not found: {file}")
-    load_rules(str(src) if str(src).endswith(".toml") or "/" in str(src) else f"./{src}")
+    load_rules(str(src) if str(src).endswith(".toml") or "/" in str(src) else f"./{src}",
+               own_name=False)
     d = user_rules_dir()
     dest = d / f"{name}.toml"
     if dest.exists() and src.resolve() == dest.resolve():
@@ -573,7 +604,7 @@ def save_rules(name: str, file: str | Path, replace: bool = False) -> Path:
         d.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
     except OSError as e:
-        raise BarbuError(f"cannot save {name} in {d}: {e.strerror or e}") from None
+        raise CannotWrite(f"cannot save {name} in {d}: {e.strerror or e}") from None
     return dest
 
 

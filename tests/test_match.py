@@ -364,6 +364,28 @@ def test_group_titles_fit_over_narrow_columns(tmp_path):
     assert "-above lowest-" in line and "-raw-" in line
 
 
+def test_no_doubling_columns_where_the_rules_have_no_doubling(tmp_path):
+    """barbu-32 has no doubling: no doubles column, count of doubles or quota line; each
+    group title stays over its own four columns."""
+    body = hand("N", "no-tricks", "[-1, -2, -3, -2]") + hand("N", "trumps", "[10, 2.5, 5, 2.5]",
+                                                             extra='trump = "S"')
+    text = render_match(score_match(write(tmp_path, 'rules = "barbu-32"\n' + body)))
+    assert "doubles" not in text.lower() and "quota" not in text.lower()
+    lines = text.splitlines()
+    head = next(x for x in lines if x.lstrip().startswith("#"))
+    assert head.split() == ["#", "contract", *"NESW" * 4, "check"]
+    groups = next(x for x in lines if "-raw-" in x)
+    row = next(x for x in lines if x.lstrip().startswith("1 "))
+    assert row.split()[2:6] == ["-1", "-2", "-3", "-2"]
+    for g in ("raw", "net", "total", "above lowest"):  # (each title spans its columns)
+        assert groups.index(g) < len(row)
+    first_n = head.index(" N ") + 1
+    assert groups.index("-") <= first_n  # (the raw title starts over N's raw column)
+    tourney = render_match(score_match(write(tmp_path, hand("N", "no-tricks", "[-2, -4, -6, -14]"),
+                                             "t.toml")))
+    assert "doubles of decl." in tourney and "Quota" in tourney
+
+
 def test_long_exact_results_keep_every_digit(tmp_path):
     """fmt and the JSON went through floats: -999999999999999/4000000 printed as
     -249999999.99999976."""
@@ -416,6 +438,7 @@ def test_no_quota_where_nobody_may_double(tmp_path):
     import tomllib
 
     data = load_rules("tournament").to_toml().replace('doubles = "any"', 'doubles = "none"')
+    data = data.replace('name = "tournament"', 'name = "nodbl"')
     data = "\n".join(line for line in data.splitlines() if not line.startswith("quota"))
     assert tomllib.loads(data)["variants"]["doubles"] == "none"
     (tmp_path / "nodbl.toml").write_text(data)

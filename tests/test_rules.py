@@ -136,7 +136,11 @@ def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
     assert "trick_points = 2.5" in text
     f = tmp_path / "my.toml"
     f.write_text(text.replace("trick_points = 2.5", "trick_points = 100", 1))
-    mine = load_rules(str(f))
+    # used under the built-in's name it would label every result "barbu-32": refused
+    with pytest.raises(BarbuError, match=r"my.toml: it is named 'barbu-32', a built-in "
+                       r"preset, but its rules differ from that preset's: give it a name"):
+        load_rules(str(f))
+    mine = load_rules(str(f), own_name=False)
     assert mine.name == "barbu-32" and not same_game_as_builtin(mine)
     assert load_future_values(mine) is None
     same = tmp_path / "same.toml"       # the same game, only the description changed
@@ -146,12 +150,19 @@ def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
     assert 'undoubled_negative = "play"' in t and "heart_lead = \"always\"" in t
     split = tmp_path / "split.toml"     # settled otherwise, played and scored the same
     split.write_text(t.replace('undoubled_negative = "play"', 'undoubled_negative = "split"'))
-    assert same_game_as_builtin(load_rules(str(split)))
+    assert same_game_as_builtin(load_rules(str(split), own_name=False))
     ban = tmp_path / "ban.toml"         # played otherwise: other contract values
     ban.write_text(t.replace('heart_lead = "always"', 'heart_lead = "free"'))
-    assert not same_game_as_builtin(load_rules(str(ban)))
+    assert not same_game_as_builtin(load_rules(str(ban), own_name=False))
+    for other in (split, ban):  # (settled or played otherwise: not "tournament")
+        with pytest.raises(BarbuError, match="a built-in preset, but its rules differ"):
+            load_rules(str(other))
+    assert load_rules(str(same)).name == "barbu-32"  # (only its description differs)
     save_rules("house2", f)
     assert load_rules("house2").name == "house2"
+    assert load_rules(" HOUSE2").name == "house2"  # (any case, as the built-ins)
+    with pytest.raises(BarbuError, match="rules file .* is a folder"):
+        save_rules("house4", tmp_path)
     # an unchanged copy saved under a new name plays the built-in's game: its table applies
     save_rules("house3", same)
     h3 = load_rules("house3")
@@ -161,7 +172,7 @@ def test_an_edited_copy_of_a_builtin_is_not_the_builtin(tmp_path, monkeypatch):
     # two names for one file (a link; a path, then a name): each answers to its own
     home = tmp_path / "home" / "rules"
     (home / "linked.toml").symlink_to(home / "house2.toml")
-    assert load_rules(str(home / "house2.toml")).name == "barbu-32"  # (by path: its own)
+    assert load_rules(str(home / "house2.toml")).name == "house2"  # (by path: as saved)
     assert load_rules("house2").name == "house2" and load_rules("linked").name == "linked"
     # neither an alias nor the listing order of a free-order match changes the game
     data = tomllib.loads(b32.to_toml())
