@@ -105,11 +105,14 @@ def render_match(result: MatchResult) -> str:
     if named:
         out.append("Players: " + ", ".join(f"{SEAT_NAMES[p]} {names[p]}" for p in range(4)))
     seat_cols = list(SEAT_NAMES)
-    head = ["#", "contract", "doubles"]
+    # (no doubles column, count or quota where the rules allow no doubling)
+    dbl = r.rules.doubling
+    lead = 3 if dbl else 2
+    head = ["#", "contract", "doubles"][:lead]
     for _ in GROUPS:
         head += seat_cols
-    head += ["doubles of decl.", "check"]
-    right = set(range(3, 3 + 4 * len(GROUPS))) | {0}
+    head += ["doubles of decl.", "check"] if dbl else ["check"]
+    right = set(range(lead, lead + 4 * len(GROUPS))) | {0}
 
     notes: list[str] = []
     for run in r.runs:
@@ -118,21 +121,23 @@ def render_match(result: MatchResult) -> str:
         out.append(f"Run {run.run}: declarer {who(run.declarer)}")
         rows = []
         for h in hands:
-            row = [str(h.number), _contract_cell(h), h.doubles.text(first=(h.declarer + 1) % 4)]
+            row = [str(h.number), _contract_cell(h)]
+            row += [h.doubles.text(first=(h.declarer + 1) % 4)] if dbl else []
             row += [fmt(x) for x in h.raw]
             row += [fmt(x, sign=True) for x in h.net]
             row += [fmt(x, sign=True) for x in h.totals]
             row += [fmt(x) for x in h.entry]
-            row += [_quota_cell(h), _check_cell(h)]
+            row += [_quota_cell(h), _check_cell(h)] if dbl else [_check_cell(h)]
             rows.append(row)
             if h.settlement.note:
                 notes.append(f"hand {h.number} ({h.contract}): {h.settlement.note}")
             if h.note:
                 notes.append(f"hand {h.number}: {_clean(h.note)}")
-        hd = _fit_groups(rows, head)
-        out.append("  " + _group_line(rows, hd))
+        hd = _fit_groups(rows, head, lead)
+        out.append("  " + _group_line(rows, hd, lead))
         out += ["  " + x for x in _table(rows, hd, right)]
-        out.append(_run_line(run, names))
+        if dbl:
+            out.append(_run_line(run, names))
 
     if r.hands:
         out.append("")
@@ -150,10 +155,11 @@ def render_match(result: MatchResult) -> str:
     return "\n".join(out) + "\n"
 
 
-def _fit_groups(rows: list[list[str]], head: list[str]) -> list[str]:
+def _fit_groups(rows: list[list[str]], head: list[str], lead: int = 3) -> list[str]:
     """``head`` with a group's seat titles widened where its four columns are narrower than
     the group's title ("above lowest" over four one-digit columns), a dash left at each
-    end of the title even where a column's cells are wider than its seat letter.
+    end of the title even where a column's cells are wider than its seat letter. The
+    groups start at column ``lead``.
 
     >>> row = ["1", "c", "-"] + ["0"] * 16 + ["", "ok"]
     >>> row[16] = "10"
@@ -164,7 +170,7 @@ def _fit_groups(rows: list[list[str]], head: list[str]) -> list[str]:
     widths = [max(len(x) for x in col) for col in zip(head, *rows)]
     hd = list(head)
     for k, g in enumerate(GROUPS):
-        i = 3 + 4 * k
+        i = lead + 4 * k
         short = len(g) + 2 - (sum(widths[i:i + 4]) + 2 * 3)
         for j in range(4):  # spread over the four columns
             extra = max(0, short) // 4 + (j < max(0, short) % 4)
@@ -172,11 +178,12 @@ def _fit_groups(rows: list[list[str]], head: list[str]) -> list[str]:
     return hd
 
 
-def _group_line(rows: list[list[str]], head: list[str]) -> str:
-    """Titles ``raw``, ``net``, … centred over their four seat columns."""
+def _group_line(rows: list[list[str]], head: list[str], lead: int = 3) -> str:
+    """Titles ``raw``, ``net``, … centred over their four seat columns (from column
+    ``lead``)."""
     widths = [max(len(x) for x in col) for col in zip(head, *rows)]
-    parts = [" " * (sum(widths[:3]) + 2 * 3)]
-    i = 3
+    parts = [" " * (sum(widths[:lead]) + 2 * lead)]
+    i = lead
     for g in GROUPS:
         span = sum(widths[i:i + 4]) + 2 * 3
         parts.append(g.center(span, "-")[:span] + "  ")
