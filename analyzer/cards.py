@@ -490,11 +490,14 @@ def parse_hands(text: str, deck: int | None = None, equal: bool = True
     """Parse the four hands of a PBN deal; return them in seat order, and the deck size.
 
     Accepts ``"N:h1 h2 h3 h4"`` (hands clockwise from the named seat) and the labelled form
-    ``"N:h1 E:h2 S:h3 W:h4"`` (any order). Hands are ``S.H.D.C`` with ranks ``AKQJT9..2``.
+    ``"N:h1 E:h2 S:h3 W:h4"`` (any order), either also as a PBN file's tag line
+    ``[Deal "N:h1 h2 h3 h4"]``. Hands are ``S.H.D.C`` with ranks ``AKQJT9..2``.
     ``deck`` defaults to 32 when no card below 7 appears and no hand is longer than 8.
     With ``equal=False`` the hands may differ in length (a trick in progress).
     """
-    t = str(text).strip().strip('"')
+    t = str(text).strip()
+    tag = re.fullmatch(r'\[\s*deal\s+"([^"]*)"\s*\]', t, re.IGNORECASE)
+    t = (tag.group(1) if tag else t).strip().strip('"')  # (a PBN file's [Deal "…"] line)
     if not t:
         raise BarbuError("empty deal")
     tokens = t.split()

@@ -90,3 +90,13 @@ def test_random_deals_are_seeded_and_valid():
     assert e.length == 4 and not e.is_full
     with pytest.raises(BarbuError):
         random_deal(1, length=14)
+
+
+def test_a_pbn_files_deal_tag_line_is_a_deal():
+    """`[Deal "N:…"]` as copied from a PBN file parses as its deal; anything else in
+    brackets does not."""
+    text = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
+    for tagged in (f'[Deal "{text}"]', f'  [deal  "{text}" ] '):
+        assert parse_deal(tagged) == parse_deal(text)
+    with pytest.raises(BarbuError):
+        parse_deal(f'[Dealer "{text}"]')
