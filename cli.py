@@ -6,9 +6,11 @@ Every bad input ends as one line on stderr, ``barbu: error: …``, and exit stat
 from __future__ import annotations
 
 import contextlib
+import difflib
 import errno
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -354,11 +356,16 @@ def deal_cmd(
     as_json: bool = typer.Option(False, "--json",
                                  help='One JSON object a line, {"deal": PBN} (a batch job).'),
 ) -> None:
-    """Print random deals in PBN, one a line (feed them to `barbu solve --batch -`)."""
-    from analyzer.samples import random_deals
+    """Print random deals in PBN, one a line (feed them to `barbu solve --batch -`).
+    Without --seed, the seed drawn is told on stderr, to deal the same again."""
+    from analyzer.samples import fresh_seed, random_deals
 
     check_given({"rules": rules})
-    for d in random_deals(count, seed, rules, length):
+    drawn = fresh_seed() if seed is None else seed
+    deals = random_deals(count, drawn, rules, length)  # (the arguments checked first)
+    if seed is None:
+        typer.echo(f"note: seed {drawn} (--seed {drawn} deals these again)", err=True)
+    for d in deals:
         _emit({"deal": d}) if as_json else typer.echo(d)
 
 
@@ -467,7 +474,9 @@ def report(
 
 # ------------------------------------------------------------------------------ rules
 @rules_app.command("list")
-def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def rules_list(as_json: bool = typer.Option(
+        False, "--json",
+        help='Print {"presets": [{"name": …, "where": …, "description": …}, …]}.')) -> None:
     """The presets: built-in ones, then yours ($BARBU_HOME/rules, else
     $XDG_CONFIG_HOME/barbu-dd/rules, by default ~/.config/barbu-dd/rules)."""
     from analyzer.rules import list_presets
@@ -475,7 +484,7 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
 
     rows = list_presets()
     if as_json:
-        _emit([{"name": n, "where": w, "description": d} for n, w, d in rows])
+        _emit({"presets": [{"name": n, "where": w, "description": d} for n, w, d in rows]})
     else:
         typer.echo(render_rules_list(rows))
 
@@ -505,7 +514,7 @@ def rules_save(name: str = typer.Argument(..., metavar="NAME", help="Name to sav
     from analyzer.rules import load_rules, save_rules
 
     dest = save_rules(name, file, replace=force)
-    refused = solver_refusals(load_rules(str(dest)))
+    refused = solver_refusals(load_rules(name))
     _emit({"name": name, "path": str(dest), "solver_refuses": refused}) if as_json \
         else typer.echo(f"saved {name} to {dest}")
     for line in refused:
@@ -514,6 +523,23 @@ def rules_save(name: str = typer.Argument(..., metavar="NAME", help="Name to sav
 
 
 # ------------------------------------------------------------------------------ main
+def _close_options(msg: str) -> str:
+    """click's "No such option: --x (Possible options: …)" keeping only the options
+    close to the one given ("--bogus" was offered "--out")."""
+    m = re.fullmatch(r"No such option: (\S+) \((?:Possible options: (.*)|Did you mean (\S+)\?)\)",
+                     msg)
+    if not m:
+        return msg
+    given = m.group(1).lstrip("-")
+    offered = [o.strip() for o in (m.group(2) or m.group(3)).split(",")]
+    close = [o for o in offered
+             if difflib.SequenceMatcher(None, given, o.lstrip("-")).ratio() >= 0.7]
+    head = f"No such option: {m.group(1)}"
+    if not close:
+        return head
+    return f"{head} (did you mean {' or '.join(close)}?)"
+
+
 def _compile_notice() -> None:
     """On a terminal, a note before the kernels are compiled (the first search after
     installing sits a minute with nothing else to show); elsewhere nothing."""
@@ -688,7 +714,7 @@ def main(argv: list[str] | None = None) -> None:
             typer.echo("barbu: aborted", err=True)
             sys.exit(130)
         if hasattr(e, "format_message") and hasattr(e, "exit_code"):
-            msg = " ".join(str(e.format_message()).split())
+            msg = _close_options(" ".join(str(e.format_message()).split()))
             words = [a for a in (sys.argv[1:] if argv is None else argv)
                      if not a.startswith("-")]
             # (the hint only where a deal was split at its spaces: N:... unquoted)

@@ -62,6 +62,7 @@ from analyzer.pools import fork_pool, load_kernels, wait_for
 from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, game_fingerprint,
                             load_rules, same_game_as_builtin)
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
+from analyzer.samples import fresh_seed
 
 __all__ = ["advise", "Option", "advise_options", "parse_remaining", "load_future_values",
            "future_value_table", "subset_values", "summarize", "AUTO_START", "AUTO_STEP",
@@ -1534,7 +1535,7 @@ def advise(hand: str | Iterable[int], *, seat: int | str = "N",
         warn(f"note: on 52 cards {brackets}"
              + ("" if time_limit is not None else "; --time-limit caps the wait"))
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 32))
+        seed = fresh_seed()
     nworkers = (os.cpu_count() or 1) if not workers else int(workers)
     # no more processes than solves to share, nor than a few a core (each worker may
     # hold a large table): results do not depend on the count

@@ -819,8 +819,8 @@ def constraint_spec(known: Sequence[str] = (), voids: Sequence[str] = (),
         seat, suit, rng = parts
         lo, dash, hi = rng.partition("-")
         if not (lo.strip().isdigit() and (hi if dash else lo).strip().isdigit()):
-            raise BarbuError(f"bad --length {item!r}: LO-HI must be whole numbers from 0 "
-                             "to 13, like 0-2, or one number")
+            raise BarbuError(f"bad --length {item!r}: LO-HI must be whole numbers of 0 "
+                             "or more, like 0-2, or one number")
         span = [int(lo), int(hi if dash else lo)]
         if span[1] > 13 or span[0] > span[1]:
             raise BarbuError(f"bad --length {item!r}: " + (

@@ -32,6 +32,13 @@ def example_hand(rules: str | None = None) -> str:
     return format_hand(parse_deal(example_deal(rules)).hands[0])
 
 
+def fresh_seed() -> int:
+    """A random seed to draw with where none was given, so that the draw can be told
+    and repeated (as ``barbu advise`` does): 0 to 2**32 - 1, from the system's entropy."""
+    import numpy as np
+    return int(np.random.SeedSequence().entropy % (1 << 32))
+
+
 def random_deals(count: int, seed: int | None, rules: str | None = None,
                  length: int | None = None) -> Iterator[str]:
     """``count`` seeded random deals of the preset's deck, as PBN, one at a time (the

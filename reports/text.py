@@ -161,7 +161,9 @@ def render_solve(res: dict[str, Any]) -> str:
                    + "  ".join(f"{k} {_num(v)}" for k, v in res["play_points"].items()))
     if "review" in res:
         out.extend(_review_text(res, who))
-    if "cards" in res:
+    if "cards" in res and not res["cards"]:  # (nothing left to score: No King's king out)
+        out += ["", "no card to play: the hand is over"]
+    elif "cards" in res:
         out.append("")
         out.append(f"each legal card of {res['to_move']} (guaranteed value of {who} after "
                    "it):")

@@ -59,6 +59,11 @@ def test_solve_one_value_and_all_seats_and_cards():
     assert {x["card"]: x["value"] for x in c["cards"]} == \
         _oracle(ENDGAME, "no-tricks", (0,), cards=True)
     assert max(x["value"] for x in c["cards"]) == c["value"]
+    # a hand already over (No King with the king out of play): no card, and says so
+    over = "N:A... K... Q... J..."
+    assert ok_json("solve", over, "-c", "no-king", "--cards")["cards"] == []
+    p = run("solve", over, "-c", "no-king", "--cards")
+    assert p.returncode == 0 and p.stdout.endswith("\n\nno card to play: the hand is over\n")
 
 
 def test_solve_line_json_and_text():
@@ -425,6 +430,13 @@ def test_deal_command_is_seeded():
     assert a.returncode == 0 and a.stdout == b.stdout and len(a.stdout.splitlines()) == 3
     j = run("deal", "--seed", "5", "-n", "3", "--json")
     assert [json.loads(x)["deal"] for x in j.stdout.splitlines()] == a.stdout.splitlines()
+    assert a.stderr == ""
+    # without --seed, the seed drawn is told, and deals the same again
+    import re
+    c = run("deal", "-n", "2", "-r", "barbu-32")
+    m = re.fullmatch(r"note: seed (\d+) \(--seed \1 deals these again\)\n", c.stderr)
+    assert c.returncode == 0 and m, c.stderr
+    assert run("deal", "-n", "2", "-r", "barbu-32", "--seed", m.group(1)).stdout == c.stdout
 
 
 def test_every_command_that_prints_has_json(tmp_path):
@@ -443,6 +455,12 @@ def test_every_command_that_prints_has_json(tmp_path):
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["name"] == "mine"
+    p = subprocess.run([sys.executable, "-m", "cli", "rules", "list", "--json"], cwd=ROOT,
+                       env=env, capture_output=True, text=True, timeout=600)
+    from analyzer.rules import load_rules
+    listed = json.loads(p.stdout)  # (one object, as every --json)
+    assert [x["name"] for x in listed["presets"]][-2:] == ["bridge", "mine"]
+    assert listed["presets"][-1]["description"] == load_rules("barbu-32").description
 
 
 def test_stats_then_report(tmp_path):
@@ -937,3 +955,19 @@ def test_stats_passes_its_notes_to_stderr(monkeypatch, capsys, tmp_path):
     assert e.value.code == 0
     got = capsys.readouterr()
     assert json.loads(got.out) == {"fake": True} and got.err == "note: slow\n"
+
+
+def test_an_unknown_option_is_offered_only_close_ones():
+    """click offered "--out" for "--bogus"; the near misses stay."""
+    from cli import _close_options
+    assert _close_options("No such option: --bogus (Possible options: --out)") == \
+        "No such option: --bogus"
+    assert _close_options("No such option: --seet (Possible options: --bet, --seat, "
+                          "--side)") == "No such option: --seet (did you mean --seat?)"
+    assert _close_options("No such option: --jsn (Did you mean --json?)") == \
+        "No such option: --jsn (did you mean --json?)"
+    assert _close_options("Missing argument 'HAND'.") == "Missing argument 'HAND'."
+    p = run("solve", "--sample", "3")
+    assert p.returncode == 2
+    assert p.stderr == ("barbu: error: No such option: --sample (did you mean --example?) "
+                        "(see --help)\n")
