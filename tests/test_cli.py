@@ -584,7 +584,8 @@ def test_an_endgame_table_with_only_dominoes_in_the_match(tmp_path):
     f = tmp_path / "dom.toml"
     text = text[:start] + 'contracts = ["dominoes"]' + text[end + 1:]
     assert "\nrun = 7" in text
-    f.write_text(text.replace("\nrun = 7", "\nrun = 1"))  # (a run of one contract)
+    f.write_text(text.replace("\nrun = 7", "\nrun = 1")  # (a run of one contract)
+                 .replace('name = "tournament"', 'name = "dom"'))
     p = run("solve", ENDGAME, "-r", str(f))
     assert p.returncode == 2 and "no option of" in p.stderr and "Traceback" not in p.stderr
 
