@@ -532,8 +532,10 @@ def _close_options(msg: str) -> str:
         return msg
     given = m.group(1).lstrip("-")
     offered = [o.strip() for o in (m.group(2) or m.group(3)).split(",")]
-    close = [o for o in offered
-             if difflib.SequenceMatcher(None, given, o.lstrip("-")).ratio() >= 0.7]
+    score = {o: difflib.SequenceMatcher(None, given, o.lstrip("-")).ratio() for o in offered}
+    close = sorted((o for o in offered  # (or the start of one: --dec for --declarer)
+                    if score[o] >= 0.7 or (len(given) >= 3 and o.lstrip("-").startswith(given))),
+                   key=lambda o: -score[o])
     head = f"No such option: {m.group(1)}"
     if not close:
         return head
@@ -549,7 +551,7 @@ def _compile_notice() -> None:
         tty = False
     if tty:
         from analyzer import kernels
-        kernels.NOTICE = lambda line: typer.echo(line, err=True)
+        kernels.NOTICE = Bar.note  # (above a progress bar already drawn)
 
 
 def _fit_output() -> None:

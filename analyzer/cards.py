@@ -485,6 +485,10 @@ def infer_deck(cards: Iterable[int]) -> int:
     return 32 if all(c % 13 >= 5 for c in cards) else 52
 
 
+#: a PBN file's deal tag line, ``[Deal "N:…"]`` (a comment after it allowed)
+PBN_DEAL_TAG = re.compile(r'\[\s*deal\s*"([^"]*)"\s*\]\s*(?:;.*)?', re.IGNORECASE)
+
+
 def parse_hands(text: str, deck: int | None = None, equal: bool = True
                 ) -> tuple[tuple[frozenset[int], ...], int]:
     """Parse the four hands of a PBN deal; return them in seat order, and the deck size.
@@ -496,7 +500,7 @@ def parse_hands(text: str, deck: int | None = None, equal: bool = True
     With ``equal=False`` the hands may differ in length (a trick in progress).
     """
     t = str(text).strip()
-    tag = re.fullmatch(r'\[\s*deal\s+"([^"]*)"\s*\]', t, re.IGNORECASE)
+    tag = PBN_DEAL_TAG.fullmatch(t)
     t = (tag.group(1) if tag else t).strip().strip('"')  # (a PBN file's [Deal "…"] line)
     if not t:
         raise BarbuError("empty deal")

@@ -55,8 +55,8 @@ import time
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from analyzer.cards import (RANK_CHARS, Deal, Rank, Seat, Suit, as_cards, as_seat, card_name,
-                            format_hand, parse_hands)
+from analyzer.cards import (PBN_DEAL_TAG, RANK_CHARS, Deal, Rank, Seat, Suit, as_cards,
+                            as_seat, card_name, format_hand, parse_hands)
 from analyzer.doubling import to_number
 from analyzer.errors import BarbuError, Bounds, check_seconds
 from analyzer.rules import Contract, Rules, load_rules
@@ -872,9 +872,10 @@ def parse_batch_line(line: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
     "not given", it would answer another question."""
     t = line.strip()
     job = {k: v for k, v in defaults.items() if v is not None}
-    if t.startswith("["):  # (JSON, but not an object; a quoted PBN deal is read as one)
-        raise BarbuError("a job is a PBN deal or a JSON object {\"deal\": ...}, not a "
-                         "JSON list")
+    if t.startswith("[") and not PBN_DEAL_TAG.fullmatch(t):
+        # (JSON, but not an object; a quoted PBN deal is read as one)
+        raise BarbuError("a job is a PBN deal (or a PBN file's [Deal \"...\"] line) or a "
+                         "JSON object {\"deal\": ...}, not a JSON list or another tag")
     if t.startswith("{"):
         try:
             # (a key twice, {"contract": "no-king", "contract": "no-queens"}, would

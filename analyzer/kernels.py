@@ -24,6 +24,10 @@ NOTICE: Callable[[str], None] | None = None
 COMPILING = ("note: compiling the solver's kernels for this machine, once after "
              "installing (up to a minute or two; later runs load them at once)")
 
+#: the note where the kernels cannot be cached (solvers.config says why, at the end)
+COMPILING_EVERY_RUN = ("note: compiling the solver's kernels for this machine (up to a "
+                       "minute or two; with no place to cache them, every run does)")
+
 _seen: set[int] = set()
 _told = False
 
@@ -45,6 +49,11 @@ def kernel_cached(kernel: Any) -> bool:
     return any(isinstance(k, tuple) and len(k) > 1 and k[1] == magic for k in index)
 
 
+def _nowhere(kernel: Any) -> bool:
+    """Whether numba has no place to cache ``kernel`` (every run compiles it)."""
+    return type(getattr(kernel, "_cache", None)).__name__ == "NullCache"
+
+
 def before_search(kernel: Any) -> None:
     """Call :data:`NOTICE` with :data:`COMPILING` if ``kernel`` is about to be compiled
     and no note has been given in this process. Cheap after the first call a kernel."""
@@ -55,7 +64,7 @@ def before_search(kernel: Any) -> None:
     if NOTICE is None or _told or kernel_cached(kernel):
         return
     _told = True
-    NOTICE(COMPILING)
+    NOTICE(COMPILING_EVERY_RUN if _nowhere(kernel) else COMPILING)
 
 
-__all__ = ["NOTICE", "COMPILING", "kernel_cached", "before_search"]
+__all__ = ["NOTICE", "COMPILING", "COMPILING_EVERY_RUN", "kernel_cached", "before_search"]

@@ -389,6 +389,14 @@ def _user_rules_dir() -> Path | None:
         return None
 
 
+def _is_dir(p: Path) -> bool:
+    """``p.is_dir()``, False where the name cannot be a folder at all (too long, say)."""
+    try:
+        return p.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _is_file(p: Path) -> bool:
     """``p.is_file()``, False where the name cannot be a file at all (too long, say)."""
     try:
@@ -446,6 +454,8 @@ def load_rules(name_or_path: str | Path | Rules | None = None, *,
     p = user_path(spec, "rules file")
     if spec.endswith(".toml") or os.sep in spec or "/" in spec:
         if not _is_file(p):
+            if _is_dir(p):
+                raise BarbuError(f"rules file {spec!r} is a folder")
             raise BarbuError(f"rules file not found: {spec!r}")
         path = p
     else:
@@ -477,10 +487,9 @@ def load_rules(name_or_path: str | Path | Rules | None = None, *,
     # a saved preset answers to the name it was saved under, not to the one in its file
     # (an edited copy of a built-in preset keeps the built-in's name there): that name is
     # part of the key, as two names may lead to one file (a link, or a path and a name)
-    # (by name or by path alike: a saved file is the preset of its name)
-    udir = _user_rules_dir()
-    saved = (path.stem if path.stem not in BUILTIN_PRESETS and udir is not None
-             and path.parent.resolve() == udir.resolve() else None)
+    # (by name or by path alike, or through a link to it: a saved file is the preset of
+    # its name)
+    saved = _saved_name(path)
     key = (str(path.resolve()), raw, saved)
     if key in _CACHE:
         return _checked_name(_CACHE[key], path) if own_name else _CACHE[key]
@@ -504,6 +513,36 @@ def load_rules(name_or_path: str | Path | Rules | None = None, *,
     return _checked_name(rules, path) if own_name else rules
 
 
+def _saved_name(path: Path) -> str | None:
+    """The name of the saved preset ``path`` is (a file of the user's rules folder, or a
+    link to one), else None. A user folder that cannot be worked out (a BARBU_HOME that
+    cannot be expanded) holds no file here: the built-ins and other files still load."""
+    try:
+        udir = _user_rules_dir()
+    except BarbuError:
+        return None
+    if udir is None:
+        return None
+    try:
+        home = udir.resolve()
+        for p in (path, path.resolve()):
+            if p.parent.resolve() == home and p.stem not in BUILTIN_PRESETS:
+                return p.stem
+    except (OSError, RuntimeError):  # (a link loop)
+        return None
+    return None
+
+
+def _canon(v: object) -> object:
+    """``v`` with the order of its lists and tables left out (a contract's card points,
+    the cards that stop it, a salad's parts: the order changes nothing)."""
+    if isinstance(v, dict):
+        v = tuple(v.items())
+    if isinstance(v, (tuple, list, frozenset, set)):
+        return tuple(sorted((_canon(x) for x in v), key=repr))
+    return v
+
+
 def _checked_name(rules: Rules, path: Path) -> Rules:
     """``rules``, read from ``path``, unless it bears a built-in preset's name but plays,
     scores or settles doubles otherwise (names, aliases, descriptions and a free-order
@@ -515,8 +554,11 @@ def _checked_name(rules: Rules, path: Path) -> Rules:
     if home is None or home.resolve() == path.resolve():
         return rules
     ref = load_rules(b)
-    if _game_of(rules) == _game_of(ref) and rules.variants == ref.variants:
-        return rules
+    dbl = {k: v for k, v in rules.variants.items() if k in DOUBLING_VARIANTS}
+    ref_dbl = {k: v for k, v in ref.variants.items() if k in DOUBLING_VARIANTS}
+    if (_canon(_game_of(rules)) == _canon(_game_of(ref))
+            and (dbl == ref_dbl or not (rules.doubling or ref.doubling))):
+        return rules  # (the doubling settings count only where there is doubling)
     raise BarbuError(f"rules file {path}: it is named {rules.name!r}, a built-in preset, "
                      "but its rules differ from that preset's: give it a name of its own "
                      "(its `name = ...` line), or save it with `barbu rules save NAME FILE`")

@@ -60,6 +60,19 @@ class Bar:
     ``item``: a short text after it (what is being solved, a rate).
     """
 
+    #: the bar on screen now, if any: a note from elsewhere (:meth:`note`) goes above it
+    live: "Bar | None" = None
+
+    @classmethod
+    def note(cls, text: str) -> None:
+        """Print ``text`` (a line) to stderr, above the bar on screen if there is one
+        (written into its line, the note and the bar ran together)."""
+        bar = cls.live
+        if bar is not None and bar.drawn:
+            bar.write_above(text, err=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
     def __init__(self, label: str, length: int, *, file: TextIO | None = None,
                  enabled: bool | None = None, show_pos: bool = False, show_eta: bool = False,
                  columns: int | None = None, clock: Callable[[], float] = time.monotonic
@@ -185,12 +198,15 @@ class Bar:
         self.file.write("\r" + text + pad)
         self.file.flush()
         self.drawn = len(text)
+        Bar.live = self
 
     def _clear(self) -> None:
         if self.enabled and self.drawn:
             self.file.write("\r" + " " * self.drawn + "\r")
             self.file.flush()
             self.drawn = 0
+        if Bar.live is self:
+            Bar.live = None
 
     # ------------------------------------------------------------------ context
     def __enter__(self) -> "Bar":

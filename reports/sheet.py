@@ -138,6 +138,8 @@ def render_match(result: MatchResult) -> str:
         out += ["  " + x for x in _table(rows, hd, right)]
         if dbl:
             out.append(_run_line(run, names))
+        elif not run.complete:
+            out.append(f"  (run in progress: {run.hands} of {run.length} hands)")
 
     if r.hands:
         out.append("")

@@ -96,7 +96,7 @@ def test_a_pbn_files_deal_tag_line_is_a_deal():
     """`[Deal "N:…"]` as copied from a PBN file parses as its deal; anything else in
     brackets does not."""
     text = "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"
-    for tagged in (f'[Deal "{text}"]', f'  [deal  "{text}" ] '):
+    for tagged in (f'[Deal "{text}"]', f'  [deal  "{text}" ] ', f'[Deal"{text}"] ; a note'):
         assert parse_deal(tagged) == parse_deal(text)
     with pytest.raises(BarbuError):
         parse_deal(f'[Dealer "{text}"]')

@@ -593,8 +593,8 @@ def test_an_endgame_table_with_only_dominoes_in_the_match(tmp_path):
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_an_output_that_cannot_be_written_is_one_line():
     with open("/dev/full", "w") as full:
-        p = subprocess.run([sys.executable, "-m", "cli", "deal", "-n", "3"], cwd=ROOT,
-                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        p = subprocess.run([sys.executable, "-m", "cli", "deal", "-n", "3", "--seed", "1"],
+                           cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
     assert p.returncode == 1 and "Traceback" not in p.stderr
     assert p.stderr.strip() == "barbu: error: cannot write the output: No space left on device"
 
@@ -754,10 +754,14 @@ def test_inputs_the_fuzzer_found(tmp_path):
         assert p.returncode == 2 and "quote it" in p.stderr, p.stderr
     batch = tmp_path / "jobs.txt"
     batch.write_text('["N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"]\n'
-                     '"N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"\n')
+                     '"N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"\n'
+                     '[Deal "N:KQJ7..AK9.8 98.AT8..AQJ T.J7.Q8.T97 A.KQ9.JT7.K"] ; PBN\n'
+                     '[Event "club night"]\n')
     p = run("solve", "--batch", str(batch), "-r", "barbu-32", "-c", "no-king")
     lines = [json.loads(x) for x in p.stdout.splitlines()]
     assert "not a JSON list" in lines[0]["error"] and lines[1]["value"] == 0  # quoted: a deal
+    assert lines[2]["value"] == 0 and lines[2]["deal"].startswith("N:KQJ7")  # a PBN tag line
+    assert "not a JSON list or another tag" in lines[3]["error"]
     sheet = tmp_path / "m.toml"
     sheet.write_text('rules = "barbu-32"\ntitle = "T\\nU"\n'
                      'players = ["A\\nB", "C", "D", "E\\u0000F"]\n'
@@ -968,6 +972,8 @@ def test_an_unknown_option_is_offered_only_close_ones():
     assert _close_options("No such option: --jsn (Did you mean --json?)") == \
         "No such option: --jsn (did you mean --json?)"
     assert _close_options("Missing argument 'HAND'.") == "Missing argument 'HAND'."
+    assert _close_options("No such option: --dec (Possible options: --declarer, --rec)") \
+        == "No such option: --dec (did you mean --declarer?)"  # (the start of an option)
     p = run("solve", "--sample", "3")
     assert p.returncode == 2
     assert p.stderr == ("barbu: error: No such option: --sample (did you mean --example?) "

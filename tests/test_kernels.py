@@ -55,7 +55,33 @@ class NullCache:
     """Looks like numba's cache where nothing can be cached."""
 
 
+class EmptyIndex:
+    """Looks like numba's cache file with nothing for this source (or this machine)."""
+
+    def _load_index(self) -> dict:
+        return {}
+
+
+class Cache:
+    _cache_file = EmptyIndex()
+
+
+class Target:
+    class codegen:  # (numba's codegen().magic_tuple())
+        def __init__(self) -> None:
+            pass
+
+        def magic_tuple(self) -> tuple:
+            return ("x86_64", "this-cpu", "")
+
+
 class Uncached:
+    overloads: dict = {}
+    _cache = Cache()
+    targetctx = Target()
+
+
+class Uncachable:
     overloads: dict = {}
     _cache = NullCache()
 
@@ -81,6 +107,12 @@ def test_the_note_comes_once_before_a_compile(fresh):
     kernels.before_search(a)
     kernels.before_search(b)  # (another kernel to compile: one note is enough)
     assert fresh == [kernels.COMPILING]
+    assert not kernels.kernel_cached(Uncachable())
+
+
+def test_where_nothing_can_be_cached_the_note_says_every_run_compiles(fresh):
+    kernels.before_search(Uncachable())
+    assert fresh == [kernels.COMPILING_EVERY_RUN]
 
 
 def test_no_note_where_nobody_listens_or_nothing_is_known(fresh, monkeypatch):

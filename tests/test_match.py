@@ -371,6 +371,7 @@ def test_no_doubling_columns_where_the_rules_have_no_doubling(tmp_path):
                                                              extra='trump = "S"')
     text = render_match(score_match(write(tmp_path, 'rules = "barbu-32"\n' + body)))
     assert "doubles" not in text.lower() and "quota" not in text.lower()
+    assert "  (run in progress: 2 of 7 hands)" in text.splitlines()
     lines = text.splitlines()
     head = next(x for x in lines if x.lstrip().startswith("#"))
     assert head.split() == ["#", "contract", *"NESW" * 4, "check"]

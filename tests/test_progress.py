@@ -108,3 +108,23 @@ def test_no_bar_off_a_terminal_or_on_a_dumb_one(monkeypatch):
     assert enabled_on(Tty()) and not enabled_on(io.StringIO())
     monkeypatch.setenv("TERM", "dumb")
     assert not enabled_on(Tty())
+
+
+def test_a_note_from_elsewhere_goes_above_the_bar_on_screen(capsys, monkeypatch):
+    """The kernels' compile note came while a bar was drawn, and was written into its
+    line; now the bar is cleared, the note printed, and the bar drawn again."""
+    monkeypatch.setattr(Bar, "live", None)  # (the other tests' bars are left drawn)
+    Bar.note("no bar: a plain line")
+    assert capsys.readouterr().err == "no bar: a plain line\n"
+    bar, out, _ = _bar(3, columns=80)
+    with bar:
+        bar.update(1)
+        assert Bar.live is bar
+        drawn = out.getvalue()
+        Bar.note("note: compiling")
+        after = out.getvalue()[len(drawn):]
+        assert after == ("\r" + " " * len(bar.line()) + "\r" + "note: compiling\n" + "\r"
+                         + bar.line())
+    assert Bar.live is None  # (cleared at the end: later notes are plain lines)
+    Bar.note("after")
+    assert capsys.readouterr().err == "after\n" and out.getvalue().endswith("\r")

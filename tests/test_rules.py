@@ -399,3 +399,56 @@ def test_a_contract_of_components_adds_their_tricks_and_last_tricks():
     while not g.over:
         g.play(g.legal()[-1])
     assert list(g.score()) == [-13, 0, 0, -28]
+
+
+def test_a_copy_that_only_lists_things_in_another_order_keeps_the_builtins_name(tmp_path):
+    """The name check compares what the rules play and score: the order of card points,
+    of the cards that stop a contract, of a salad's parts, and the doubling settings of
+    rules without doubling change nothing, so such a copy is the built-in."""
+    t = load_rules("tournament").to_toml()
+    c32 = load_rules("classic-32").to_toml()
+    b32 = load_rules("barbu-32").to_toml()
+    edits = [
+        (t, 'card_points = { H = -2, HA = -6 }', 'card_points = { HA = -6, H = -2 }'),
+        (t, 'stop_when_taken = ["SQ", "HQ", "DQ", "CQ"]',
+         'stop_when_taken = ["HQ", "SQ", "CQ", "DQ"]'),
+        (c32, 'components = ["no-tricks", "no-hearts", "no-queens", "no-king"]',
+         'components = ["no-king", "no-queens", "no-hearts", "no-tricks"]'),
+        (b32, "quota = 0", "quota = 1"),  # (no doubling: no quota to meet)
+    ]
+    for k, (text, old, new) in enumerate(edits):
+        assert old in text
+        f = tmp_path / f"copy{k}.toml"
+        f.write_text(text.replace(old, new, 1))
+        assert load_rules(str(f)).name in ("tournament", "classic-32", "barbu-32")
+    f = tmp_path / "quota.toml"  # (with doubling, the quota is part of the game)
+    f.write_text(t.replace("quota = 2", "quota = 1", 1))
+    with pytest.raises(BarbuError, match="its rules differ"):
+        load_rules(str(f))
+
+
+def test_a_user_folder_that_cannot_be_worked_out_spoils_only_saved_presets(tmp_path,
+                                                                          monkeypatch):
+    """A BARBU_HOME that cannot be expanded broke every load once the saved-name check
+    looked at it: built-ins and rules files by path do not need it."""
+    copy = tmp_path / "copy.toml"
+    copy.write_text(load_rules("barbu-32").to_toml())
+    monkeypatch.setenv("BARBU_HOME", "~nosuchuser-barbu/x")
+    assert load_rules("barbu-32").name == "barbu-32"
+    assert load_rules(str(copy)).name == "barbu-32"
+    with pytest.raises(BarbuError, match="BARBU_HOME"):
+        load_rules("house")
+
+
+def test_a_link_to_a_saved_preset_answers_to_its_saved_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("BARBU_HOME", str(tmp_path / "home"))
+    f = tmp_path / "edited.toml"
+    f.write_text(load_rules("barbu-32").to_toml().replace("trick_points = 2.5",
+                                                          "trick_points = 3", 1))
+    save_rules("house", f)
+    (tmp_path / "links").mkdir()
+    link = tmp_path / "links" / "other.toml"
+    link.symlink_to(tmp_path / "home" / "rules" / "house.toml")
+    assert load_rules(str(link)).name == "house"
+    with pytest.raises(BarbuError, match=r"rules file '.*links' is a folder"):
+        load_rules(str(tmp_path / "links"))

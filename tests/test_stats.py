@@ -352,6 +352,26 @@ def test_resume_with_other_parameters_fails(serial, tmp_path):
         S.run_stats(other, deals=3, workers=1, resume=True, **CHEAP)
 
 
+def test_a_run_resumes_with_its_rules_under_another_name(serial, tmp_path):
+    """The rules are told by their text's hash: a run whose manifest names the same
+    rules otherwise (a saved preset given by path was once named by the name inside its
+    file) resumes; other rules under the same name do not."""
+    import json
+    import shutil
+    out = tmp_path / "renamed"
+    shutil.copytree(serial[0], out)
+    shutil.rmtree(out / "chunks" / "000002")  # (a chunk left to do)
+    man = json.loads((out / "manifest.json").read_text())
+    man.update(rules="old-name", complete=False)
+    (out / "manifest.json").write_text(json.dumps(man))
+    S.run_stats(out, deals=3, workers=1, resume=True, **CHEAP)
+    _same(S.load_dataset(out), S.load_dataset(serial[0]))
+    man.update(rules_hash="0" * 16)
+    (out / "manifest.json").write_text(json.dumps(man))
+    with pytest.raises(BarbuError, match="rules = 'old-name'"):
+        S.run_stats(out, deals=3, workers=1, resume=True, **CHEAP)
+
+
 def test_unreadable_dataset(serial, tmp_path):
     with pytest.raises(BarbuError, match="not a folder"):
         S.load_dataset(tmp_path / "missing")
