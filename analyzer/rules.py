@@ -533,14 +533,17 @@ def _saved_name(path: Path) -> str | None:
     return None
 
 
-def _canon(v: object) -> object:
-    """``v`` with the order of its lists and tables left out (a contract's card points,
-    the cards that stop it, a salad's parts: the order changes nothing)."""
-    if isinstance(v, dict):
-        v = tuple(v.items())
-    if isinstance(v, (tuple, list, frozenset, set)):
-        return tuple(sorted((_canon(x) for x in v), key=repr))
-    return v
+#: contract settings whose order changes nothing (the most specific card points apply
+#: whatever their order; a set of cards; a salad's parts add up)
+_UNORDERED = ("card_points_spec", "stop_when_taken", "forced_discard_cards", "components")
+
+
+def _canon(game: tuple) -> tuple:
+    """:func:`_game_of`'s tuple with the order of the settings in :data:`_UNORDERED`
+    left out (the order of the last tricks' points or of the places does count)."""
+    *head, contracts = game
+    return (*head, tuple((cid, tuple((k, tuple(sorted(v, key=repr)) if k in _UNORDERED
+                                      else v) for k, v in c)) for cid, c in contracts))
 
 
 def _checked_name(rules: Rules, path: Path) -> Rules:

@@ -421,10 +421,19 @@ def test_a_copy_that_only_lists_things_in_another_order_keeps_the_builtins_name(
         f = tmp_path / f"copy{k}.toml"
         f.write_text(text.replace(old, new, 1))
         assert load_rules(str(f)).name in ("tournament", "classic-32", "barbu-32")
-    f = tmp_path / "quota.toml"  # (with doubling, the quota is part of the game)
-    f.write_text(t.replace("quota = 2", "quota = 1", 1))
-    with pytest.raises(BarbuError, match="its rules differ"):
-        load_rules(str(f))
+    refused = [  # (with doubling, the quota is part of the game; some orders count)
+        (t, "quota = 2", "quota = 1"),
+        (t, "last_tricks = [-10, -20]", "last_tricks = [-20, -10]"),
+        (c32, 'contracts = ["no-tricks", "no-hearts", "no-queens", "no-king", "salad", '
+              '"dominoes"]', 'contracts = ["no-hearts", "no-tricks", "no-queens", '
+                             '"no-king", "salad", "dominoes"]'),  # (a fixed order)
+    ]
+    for k, (text, old, new) in enumerate(refused):
+        assert old in text
+        f = tmp_path / f"other{k}.toml"
+        f.write_text(text.replace(old, new, 1))
+        with pytest.raises(BarbuError, match="its rules differ"):
+            load_rules(str(f))
 
 
 def test_a_user_folder_that_cannot_be_worked_out_spoils_only_saved_presets(tmp_path,
