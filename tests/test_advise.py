@@ -1138,8 +1138,16 @@ def _t_upper_tail(t: float, df: int, n: int = 20000) -> float:
 @pytest.mark.parametrize("alpha", [0.05, 0.0025, 0.001])
 @pytest.mark.parametrize("df", [1, 2, 5, 19, 60])
 def test_t_quantile_has_its_level(alpha, df):
+    """Exact (a rounded table and an expansion moved the intervals' fourth decimal)."""
     t = A.t_quantile(alpha, df)
-    assert 2 * _t_upper_tail(t, df) == pytest.approx(alpha, rel=0.025)
+    assert 2 * _t_upper_tail(t, df) == pytest.approx(alpha, rel=1e-6)
+
+
+def test_t95_is_the_published_quantile_to_six_decimals():
+    published = {1: 12.706205, 2: 4.302653, 3: 3.182446, 4: 2.776445, 10: 2.228139,
+                 29: 2.045230, 30: 2.042272, 60: 2.000298, 120: 1.979930}
+    for df, t in published.items():
+        assert round(A.t95(df), 6) == t, df
 
 
 def test_auto_counts_its_looks_and_says_why_it_stopped():
