@@ -244,7 +244,7 @@ def test_parse_remaining():
 def test_statistics_and_p_best():
     s = summarize([Fraction(1), Fraction(3)])
     assert s["mean"] == 2 and s["stderr"] == 1.0
-    assert s["ci95"] == [round(2 - 12.706, 4), round(2 + 12.706, 4)]
+    assert s["ci95"] == [round(2 - 12.7062047, 4), round(2 + 12.7062047, 4)]  # (t, 1 df)
     assert A._p_best([[Fraction(1), Fraction(2)], [Fraction(1), Fraction(0)]]) == [0.75, 0.25]
 
 
