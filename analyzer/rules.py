@@ -451,6 +451,7 @@ def load_rules(name_or_path: str | Path | Rules | None = None, *,
         return name_or_path
     spec = DEFAULT_PRESET if name_or_path is None else str(name_or_path)
     path: Path | None = None
+    builtin = False  # (a built-in preset by its name: neither saved nor to be checked)
     p = user_path(spec, "rules file")
     if spec.endswith(".toml") or os.sep in spec or "/" in spec:
         if not _is_file(p):
@@ -462,7 +463,8 @@ def load_rules(name_or_path: str | Path | Rules | None = None, *,
         if spec.strip().lower() in BUILTIN_PRESETS:  # (names in any case, as contracts)
             spec = spec.strip().lower()
         path = builtin_path(spec)
-        d = None if path is not None else _user_rules_dir()
+        builtin = path is not None
+        d = None if builtin else _user_rules_dir()
         if path is None and d is not None:
             # (saved names are lower-case, and answer in any case, as the built-ins do)
             for name in dict.fromkeys((spec, spec.strip().lower())):
@@ -489,7 +491,8 @@ def load_rules(name_or_path: str | Path | Rules | None = None, *,
     # part of the key, as two names may lead to one file (a link, or a path and a name)
     # (by name or by path alike, or through a link to it: a saved file is the preset of
     # its name)
-    saved = _saved_name(path)
+    saved = None if builtin else _saved_name(path)
+    own_name = own_name and not builtin
     key = (str(path.resolve()), raw, saved)
     if key in _CACHE:
         return _checked_name(_CACHE[key], path) if own_name else _CACHE[key]
