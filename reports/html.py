@@ -11,6 +11,7 @@ import base64
 import html
 import io
 import math
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -222,8 +223,26 @@ def _write_html(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
         parts.append(f"<h3>{html.escape(s.title)}</h3><p class=\"note\">"
                      f"{_html_text(s.note)}</p>{_html_table(s.table)}")
     parts.append("</body></html>")
-    out.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    _whole(out, lambda f: f.write_text("\n".join(parts) + "\n", encoding="utf-8"))
     return [out]
+
+
+def _whole(out: Path, write: Callable[[Path], Any]) -> None:
+    """``write(path)`` for ``out``, whole or not at all: into a new file beside it, then
+    renamed over it, so that a full disk leaves no truncated report (and an older report
+    stays as it was). Where ``out`` is not a regular file (``/dev/stdout``), straight in."""
+    if out.exists() and not out.is_file():
+        write(out)
+        return
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.part")
+    try:
+        write(tmp)
+        os.replace(tmp, out)
+    except BaseException as e:
+        tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.filename in (str(tmp), tmp):
+            e.filename = str(out)  # (the message names the report, not its draft)
+        raise
 
 
 def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
@@ -249,7 +268,7 @@ def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
         lines += ["## Tables", ""]
         for s in sections:
             lines += [f"### {s.title}", "", s.note, "", _md_table(s.table), ""]
-        out.write_text("\n".join(lines), encoding="utf-8")
+        _whole(out, lambda f: f.write_text("\n".join(lines), encoding="utf-8"))
     except BaseException:  # no figures left behind without their report
         if made:
             shutil.rmtree(fig_dir, ignore_errors=True)
@@ -271,7 +290,7 @@ def _write_png(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
                  "whiskers 1.5 × IQR, triangles: means)", fontsize="large")
     for i, p in enumerate(panels):
         p.draw(fig.add_subplot(rows, cols, i + 1))
-    fig.savefig(out, format="png", dpi=100)
+    _whole(out, lambda f: fig.savefig(f, format="png", dpi=100))
     return [out]
 
 

@@ -390,7 +390,7 @@ def test_a_report_that_cannot_be_written_leaves_no_figures_behind(dataset, tmp_p
     real = Path.write_text
 
     def full(self, *a, **k):
-        if self.suffix == ".md":
+        if ".md" in self.name:
             raise OSError(errno.ENOSPC, "No space left on device", str(self))
         return real(self, *a, **k)
 
@@ -401,6 +401,24 @@ def test_a_report_that_cannot_be_written_leaves_no_figures_behind(dataset, tmp_p
     assert not (tmp_path / "new_files").exists()
     kept = sorted(p.name for p in (tmp_path / "old_files").iterdir())
     assert kept == sorted([f.name for f in figs if f != figs[1]] + ["notes.txt"])
+
+
+def test_a_report_is_written_whole_or_not_at_all(dataset, tmp_path, monkeypatch):
+    """A disk that fills up halfway through left a truncated report; now the older one
+    stays as it was, and nothing else is left behind."""
+    out = tmp_path / "r.html"
+    build_report(dataset, out)
+    before = out.read_bytes()
+    real = Path.write_text
+
+    def half(self, text, *a, **k):
+        real(self, text[:len(text) // 2], *a, **k)
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", half)
+    with pytest.raises(CannotWrite, match="No space left on device"):
+        build_report(dataset, out)
+    assert out.read_bytes() == before and sorted(tmp_path.iterdir()) == [out]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
