@@ -16,7 +16,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import polars as pl
 from matplotlib.figure import Figure
@@ -227,22 +227,42 @@ def _write_html(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
     return [out]
 
 
-def _whole(out: Path, write: Callable[[Path], Any]) -> None:
+def _whole(out: Path, write: Callable[[Path], Any],
+           also: Iterable[tuple[Path, Path]] = ()) -> None:
     """``write(path)`` for ``out``, whole or not at all: into a new file beside it, then
     renamed over it, so that a full disk leaves no truncated report (and an older report
-    stays as it was). Where ``out`` is not a regular file (``/dev/stdout``), straight in."""
-    if out.exists() and not out.is_file():
-        write(out)
-        return
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.part")
+    stays as it was). Where ``out`` is not a regular file (``/dev/stdout``), straight in.
+    ``also``: drafts already written (``(draft, final)``, a Markdown report's figures),
+    renamed into place just before the report; removed if anything fails."""
+    also = list(also)
+    tmp = None
     try:
-        write(tmp)
-        os.replace(tmp, out)
+        if out.exists() and not out.is_file():
+            write(out)
+        else:
+            tmp = _draft(out)
+            write(tmp)
+        for d, f in also:
+            os.replace(d, f)
+        if tmp is not None:
+            os.replace(tmp, out)
     except BaseException as e:
-        tmp.unlink(missing_ok=True)
-        if isinstance(e, OSError) and e.filename in (str(tmp), tmp):
-            e.filename = str(out)  # (the message names the report, not its draft)
+        _drop_drafts(e, [*also, (tmp, out)] if tmp is not None else also)
         raise
+
+
+def _draft(out: Path) -> Path:
+    """The name a file is first written under, beside it."""
+    return out.with_name(f".{out.name}.{os.getpid()}.part")
+
+
+def _drop_drafts(e: BaseException, drafts: Iterable[tuple[Path, Path]]) -> None:
+    """Remove the drafts (``(draft, final)``) after ``e``; an error naming a draft names
+    its final file instead."""
+    for d, f in drafts:
+        d.unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.filename in (str(d), d):
+            e.filename = str(f)
 
 
 def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
@@ -251,30 +271,28 @@ def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
     made = not fig_dir.exists()
     fig_dir.mkdir(exist_ok=True)
     written: list[Path] = []
-    new: list[Path] = []  # (the figures that were not there before: removed on failure)
     lines = ["# Barbu deal statistics", ""]
     lines += [f"- **{k}**: {v}" for k, v in _facts(man, data)]
     lines += ["", "Double-dummy values: every hand is solved as if all cards were seen.",
               "", "## Figures", ""]
+    drafts: list[tuple[Path, Path]] = []  # (each figure is written beside its place)
     try:
         for i, p in enumerate(panels, 1):
             f = fig_dir / f"{i:02d}-{p.name}.png"
-            if not f.exists():
-                new.append(f)
-            f.write_bytes(_png(p))
+            d = _draft(f)
+            drafts.append((d, f))
+            d.write_bytes(_png(p))
             written.append(f)
             lines += [f"![{p.caption}](<{fig_dir.name}/{f.name}>)", "", f"*{p.caption}*",
                       ""]
         lines += ["## Tables", ""]
         for s in sections:
             lines += [f"### {s.title}", "", s.note, "", _md_table(s.table), ""]
-        _whole(out, lambda f: f.write_text("\n".join(lines), encoding="utf-8"))
-    except BaseException:  # no figures left behind without their report
+        _whole(out, lambda f: f.write_text("\n".join(lines), encoding="utf-8"), drafts)
+    except BaseException as e:  # no figures left behind without their report
+        _drop_drafts(e, drafts)
         if made:
             shutil.rmtree(fig_dir, ignore_errors=True)
-        else:
-            for f in new:
-                f.unlink(missing_ok=True)
         raise
     return [out, *written]
 

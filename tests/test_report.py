@@ -380,13 +380,16 @@ def test_report_errors(dataset, tmp_path):
 
 def test_a_report_that_cannot_be_written_leaves_no_figures_behind(dataset, tmp_path,
                                                                     monkeypatch):
-    """A Markdown report writes its figures first: where the report itself then cannot
-    be written, the figures it wrote go (an older report's stay), and the error is
-    CannotWrite (the command line's exit status 1: not the input's fault)."""
+    """A Markdown report writes its figures first, as drafts beside their places: where
+    the report itself then cannot be written, the drafts go, an older report's figures
+    stay as they were, and the error is CannotWrite (the command line's exit status 1:
+    not the input's fault)."""
     old = tmp_path / "old.md"
     figs = build_report(dataset, old, fmt="md")[1:]
     (old.parent / "old_files" / "notes.txt").write_text("mine")
     figs[1].unlink()  # (a figure the next run writes anew)
+    for f in figs[2:]:
+        f.write_bytes(b"older")  # (the failed run must not have rewritten them)
     real = Path.write_text
 
     def full(self, *a, **k):
@@ -401,6 +404,35 @@ def test_a_report_that_cannot_be_written_leaves_no_figures_behind(dataset, tmp_p
     assert not (tmp_path / "new_files").exists()
     kept = sorted(p.name for p in (tmp_path / "old_files").iterdir())
     assert kept == sorted([f.name for f in figs if f != figs[1]] + ["notes.txt"])
+    assert len(figs) > 3 and all(f.read_bytes() == b"older" for f in figs[2:])
+    monkeypatch.setattr(Path, "write_text", real)
+    assert build_report(dataset, old, fmt="md")[1:] == figs  # (and a good run replaces them)
+    assert all(f.read_bytes()[:4] == b"\x89PNG" for f in figs)
+    assert sorted(p.name for p in (tmp_path / "old_files").iterdir()) == sorted(
+        [f.name for f in figs] + ["notes.txt"])
+
+
+def test_a_figure_that_cannot_be_written_names_itself(dataset, tmp_path, monkeypatch):
+    """A full disk while the figures are written: the message names the figure (not its
+    draft), and the older report's figures stay."""
+    old = tmp_path / "r.md"
+    figs = build_report(dataset, old, fmt="md")[1:]
+    before = [f.read_bytes() for f in figs]
+    real = Path.write_bytes
+    calls = []
+
+    def full(self, data):
+        calls.append(self)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    with pytest.raises(CannotWrite, match=f"cannot write the report at {figs[1]}: No sp"):
+        build_report(dataset, old, fmt="md")
+    assert [f.read_bytes() for f in figs] == before
+    assert sorted(p.name for p in old.parent.iterdir()) == ["r.md", "r_files"]
+    assert sorted((tmp_path / "r_files").iterdir()) == sorted(figs)
 
 
 def test_a_report_is_written_whole_or_not_at_all(dataset, tmp_path, monkeypatch):
