@@ -59,8 +59,9 @@ def _emit(obj: Any) -> None:
 SOLVE_HELP = """Solve a deal or an endgame double dummy.
 
 DEAL is a PBN deal ("N:AKQ2.JT9.876.543 …", hands clockwise from the named seat; a PBN
-file's [Deal "…"] line too), a full deal or an endgame with equal hands. With --trick, the cards already played to the
-current trick (the leader's first), taken from the hands if they are still there.
+file's [Deal "…"] line too), a full deal or an endgame with equal hands. With --trick,
+the cards already played to the current trick (the leader's first), taken from the
+hands if they are still there.
 
 The value is the *guaranteed* value of a seat: what it can make for sure when the other
 three, seeing every card, play against it. Without --contract: a table of every option
