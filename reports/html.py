@@ -270,7 +270,6 @@ def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
     fig_dir = out.with_name(out.stem + "_files")
     made = not fig_dir.exists()
     fig_dir.mkdir(exist_ok=True)
-    written: list[Path] = []
     lines = ["# Barbu deal statistics", ""]
     lines += [f"- **{k}**: {v}" for k, v in _facts(man, data)]
     lines += ["", "Double-dummy values: every hand is solved as if all cards were seen.",
@@ -282,7 +281,6 @@ def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
             d = _draft(f)
             drafts.append((d, f))
             d.write_bytes(_png(p))
-            written.append(f)
             lines += [f"![{p.caption}](<{fig_dir.name}/{f.name}>)", "", f"*{p.caption}*",
                       ""]
         lines += ["## Tables", ""]
@@ -294,7 +292,7 @@ def _write_md(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
         if made:
             shutil.rmtree(fig_dir, ignore_errors=True)
         raise
-    return [out, *written]
+    return [out, *(f for _, f in drafts)]
 
 
 def _write_png(out: Path, man: dict[str, Any], data: dict[str, pl.DataFrame],
