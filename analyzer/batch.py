@@ -2,21 +2,81 @@
 
 Each line of a batch file is a PBN deal (the command-line options apply) or a JSON
 object ``{"deal": …, option: value, …}`` whose keys override them; blank lines and lines
-starting with ``#`` are skipped. Results come back in input order, one dict per job; a job
-that fails (a line that is not a job, bad options, a search past its node limit) becomes
-``{"line": n, "error": "…"}``, so one bad line does not stop the batch; ``barbu solve
---batch`` then exits with status 2 once every line is done.
+starting with ``#``, ``%`` or ``;`` are skipped. A whole PBN file is a batch too: each
+``[Deal "…"]`` tag is a job, and the other tags, the sections after ``[Auction]``,
+``[Play]`` and the ``…Table`` tags, and ``{…}`` commentary are skipped (``_job_lines``).
+Results come back in input order, one dict per job; a job that fails (a line that is not
+a job, bad options, a search past its node limit) becomes ``{"line": n, "error": "…"}``,
+so one bad line does not stop the batch; ``barbu solve --batch`` then exits with status 2
+once every line is done.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterator, Mapping, TextIO
 
+from analyzer.cards import PBN_DEAL_TAG
 from analyzer.errors import BarbuError, check_workers
 from analyzer.jobs import batch_worker, parse_batch_line
 from analyzer.pools import fork_pool, load_kernels, watched
+
+
+#: a PBN tag pair, ``[Name "value"]`` (a comment after it allowed): its name
+PBN_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"(?:[^"\\]|\\.)*"\s*\]\s*(?:;.*)?')
+
+
+def _has_section(tag: str) -> bool:
+    """Whether PBN puts section lines after this tag: the auction, the play, and the
+    tables (``OptimumResultTable``, ``ScoreTable``, …)."""
+    t = tag.lower()
+    return t in ("auction", "play") or t.endswith("table")
+
+
+def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """The lines of a batch that hold jobs, numbered from 1: the PBN deals and JSON
+    objects of a job file, or a PBN file's ``[Deal "…"]`` tags.
+
+    Skipped: blank lines, comment lines (``#``, or PBN's ``%`` and ``;``), tags other than
+    ``Deal`` and the section lines after an ``Auction``, ``Play`` or ``…Table`` tag (up to
+    the next tag or blank line), and, once a tag has been seen, PBN's ``{…}`` commentary
+    (a line starting with ``{`` but not ``{"``, to the line that closes it). A line that
+    is none of these is a job, to be parsed (and refused, if need be) as one.
+
+    >>> pbn = ['% a PBN file', '[Event "club"]', '[Board "1"]',
+    ...        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '[Auction "N"]', 'Pass Pass',
+    ...        '{a remark', 'on two lines}', '', '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]']
+    >>> [n for n, _ in _job_lines(pbn)]
+    [4, 10]
+    >>> [n for n, _ in _job_lines(['{"deal": "x"}', '# note', 'N:x y z w', '{"deal": '])]
+    [1, 3, 4]
+    """
+    section = tagged = comment = False
+    for i, line in enumerate(lines, 1):
+        t = line.strip()
+        if comment:
+            comment = "}" not in t
+            continue
+        if not t:
+            section = False
+            continue
+        if t[0] in "#%;":
+            continue
+        tag = PBN_TAG.fullmatch(t)
+        if tag is not None:
+            tagged = True
+            section = _has_section(tag.group(1))
+            if PBN_DEAL_TAG.fullmatch(t):
+                yield i, t
+            continue
+        if section:
+            continue
+        if tagged and t.startswith("{") and not t[1:].lstrip().startswith('"'):
+            comment = "}" not in t
+            continue
+        yield i, t
 
 
 def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
@@ -53,15 +113,12 @@ def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
             raise BarbuError(f"{name}: not UTF-8 text (byte {bom + e.start + 1})") from None
     else:
         text = data.removeprefix("\ufeff")
-    lines = text.split("\n")
     jobs: list[tuple[int, Any]] = []
-    for i, line in enumerate(lines, 1):
-        t = line.strip()
-        if t and not t.startswith("#"):
-            try:
-                jobs.append((i, parse_batch_line(t, defaults)))
-            except BarbuError as e:  # reported as that line's result
-                jobs.append((i, e))
+    for i, t in _job_lines(text.split("\n")):
+        try:
+            jobs.append((i, parse_batch_line(t, defaults)))
+        except BarbuError as e:  # reported as that line's result
+            jobs.append((i, e))
     if not jobs:
         raise BarbuError("the batch holds no job")
     return jobs

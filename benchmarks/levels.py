@@ -24,9 +24,9 @@ left (hands, leader, the value tested, the answer, the nodes its search took) an
 first, the nodes each took, and the position (the cards of the trick so far are out of
 the hands): where the ordering missed, and what it would have had to find.
 
-Deals: the advisor's (the README's 52-card hand for North, seed 1; ``--deals`` picks
-them by index), North's guaranteed value with North on lead, as ``barbu advise`` asks;
-or with ``--bridge A-B`` the seeds of ``bench_solve.py`` part (a) (leader ``seed % 4``,
+Deals: the advisor's (the README's 52-card hand for North, or ``--hand``'s; seed 1;
+``--deals`` picks them by index), North's guaranteed value with North on lead, as ``barbu
+advise`` asks; or with ``--bridge A-B`` the seeds of ``bench_solve.py`` part (a) (leader ``seed % 4``,
 the leader's side).
 """
 
@@ -100,6 +100,8 @@ def main() -> None:
     ap.add_argument("contract", help="a trick contract (trumps: trumps:S etc.)")
     ap.add_argument("--rules", default="tournament")
     ap.add_argument("--deals", default="0", help="advisor deal indices: 0,3 or 0-4")
+    ap.add_argument("--hand", default=HAND, help="North's hand for the advisor's deals "
+                    "(PBN; default the README's example hand)")
     ap.add_argument("--bridge", default="", help="bridge seeds instead, e.g. 1000-1011")
     ap.add_argument("--dump-tl", type=int, default=0, help="record nodes with T tricks left")
     ap.add_argument("--every", type=int, default=1000, help="record every K-th of them")
@@ -137,7 +139,7 @@ def main() -> None:
     else:
         rules = load_rules(a.rules)
         idx = _seeds(a.deals)
-        deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
+        deals = sample_deals(Sampler(a.hand, "N", deck=rules.deck), max(idx) + 1, 1)
         bet = {}
         if a.bet:
             wm = bet_objective(a.bet)

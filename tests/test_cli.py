@@ -370,6 +370,52 @@ def test_batch_lines_of_the_wrong_shape_are_their_own_errors(tmp_path):
     assert p.returncode == 2 and "not UTF-8" in p.stderr and "Traceback" not in p.stderr
 
 
+def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
+    """A PBN file as bridge programs write it: each [Deal] tag is a job, answered with
+    its own line number; the other tags, the auction and play sections, the tables,
+    commentary and % / ; comment lines are not jobs (each used to be an error line, and
+    the batch exited 2). A line outside those that is no job is still an error."""
+    from analyzer.batch import read_batch
+    from analyzer.jobs import batch_worker
+    p = run("solve", "--batch", str(ROOT / "data" / "samples" / "boards.pbn"),
+            "-c", "no-king")
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    text = (ROOT / "data" / "samples" / "boards.pbn").read_text().splitlines()
+    assert [x["line"] for x in out] == [i for i, t in enumerate(text, 1)
+                                        if t.startswith("[Deal ")] and len(out) == 2
+    assert [x["deal"] for x in out] == [t.split('"')[1] for t in text
+                                        if t.startswith("[Deal ")]
+    f = tmp_path / "club.pbn"
+    f.write_text("\n".join([
+        '% exported',                                            # 1
+        '[Event "club"]',
+        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]',                # 3: a job
+        '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]',
+        'N NT 1',                                                # a table's row
+        'S NT 1',
+        '',
+        '{ a remark',                                            # 8: commentary
+        '  over two lines }',
+        '; a comment line',
+        '[Board "2"]',
+        '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] ; rotated',      # 12: a job
+        '[Play "E"]',
+        'SA SQ D2 H3',
+        '*',
+        '',
+        '[Note "1:an ordinary tag; the line after it is read"]',
+        'not a deal',                                            # 18: an error
+        ENDGAME,                                                 # 19: a job
+    ]))
+    jobs = read_batch(str(f), {"contract": "no-tricks", "seat": "S"})
+    assert [n for n, _ in jobs] == [3, 12, 18, 19]
+    res = [batch_worker(j) for j in jobs]
+    assert res[0]["value"] == _oracle(ENDGAME, "no-tricks", (2,))
+    assert res[1]["deal"] == "N:..QJ.3 AK.2.. QJ.3.. ..AK.2" and "error" not in res[1]
+    assert "bad deal" in res[2]["error"] and res[3]["value"] == res[0]["value"]
+
+
 def test_batch_lines_are_an_editors_lines(tmp_path):
     """A form feed or U+2028 inside a line used to split it (str.splitlines), so every
     later result carried the wrong line number; a byte-order mark spoiled line 1; an
@@ -761,7 +807,12 @@ def test_inputs_the_fuzzer_found(tmp_path):
     lines = [json.loads(x) for x in p.stdout.splitlines()]
     assert "not a JSON list" in lines[0]["error"] and lines[1]["value"] == 0  # quoted: a deal
     assert lines[2]["value"] == 0 and lines[2]["deal"].startswith("N:KQJ7")  # a PBN tag line
-    assert "not a JSON list or another tag" in lines[3]["error"]
+    # (another tag pair is skipped now, as in a whole PBN file; a bracketed line that is
+    # no tag pair is still its own error)
+    assert len(lines) == 3
+    batch.write_text('[Event club night]\n')
+    p = run("solve", "--batch", str(batch), "-r", "barbu-32", "-c", "no-king")
+    assert "not a JSON list or another tag" in json.loads(p.stdout)["error"]
     sheet = tmp_path / "m.toml"
     sheet.write_text('rules = "barbu-32"\ntitle = "T\\nU"\n'
                      'players = ["A\\nB", "C", "D", "E\\u0000F"]\n'
