@@ -24,8 +24,8 @@ from analyzer.jobs import batch_worker, parse_batch_line
 from analyzer.pools import fork_pool, load_kernels, watched
 
 
-#: a PBN tag pair, ``[Name "value"]`` (a comment after it allowed): its name
-PBN_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"(?:[^"\\]|\\.)*"\s*\]\s*(?:;.*)?')
+#: a PBN tag pair, ``[Name "value"]``: its name (a comment may follow it on its line)
+PBN_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"(?:[^"\\]|\\.)*"\s*\]')
 
 
 def _has_section(tag: str) -> bool:
@@ -35,21 +35,28 @@ def _has_section(tag: str) -> bool:
     return t in ("auction", "play") or t.endswith("table")
 
 
+def _opens(text: str) -> bool:
+    """Whether PBN commentary (``{…}``) is still open at the end of ``text``."""
+    return text.rfind("{") > text.rfind("}")
+
+
 def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
     """The lines of a batch that hold jobs, numbered from 1: the PBN deals and JSON
     objects of a job file, or a PBN file's ``[Deal "…"]`` tags.
 
     Skipped: blank lines, comment lines (``#``, or PBN's ``%`` and ``;``), tags other than
-    ``Deal`` and the section lines after an ``Auction``, ``Play`` or ``…Table`` tag (up to
-    the next tag or blank line), and, once a tag has been seen, PBN's ``{…}`` commentary
-    (a line starting with ``{`` but not ``{"``, to the line that closes it). A line that
-    is none of these is a job, to be parsed (and refused, if need be) as one.
+    ``Deal`` (a ``;`` or ``{`` comment may follow a tag on its line) and the section lines
+    after an ``Auction``, ``Play`` or ``…Table`` tag (up to the next tag or blank line),
+    and, once a tag has been seen, PBN's ``{…}`` commentary (a line starting with ``{``
+    but not ``{"``; commentary opened on a skipped line runs to the line that closes it).
+    A line that is none of these is a job, to be parsed (and refused, if need be) as one.
 
-    >>> pbn = ['% a PBN file', '[Event "club"]', '[Board "1"]',
-    ...        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '[Auction "N"]', 'Pass Pass',
-    ...        '{a remark', 'on two lines}', '', '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]']
-    >>> [n for n, _ in _job_lines(pbn)]
-    [4, 10]
+    >>> pbn = ['% a PBN file', '[Event "club"]', '[Board "1"] {first', '', 'board}',
+    ...        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '[Auction "N"]', 'Pass {a',
+    ...        '', 'remark} Pass', '{more', 'on two lines}', '',
+    ...        '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] {rotated}']
+    >>> [(n, t[:6]) for n, t in _job_lines(pbn)]
+    [(6, '[Deal '), (14, '[Deal ')]
     >>> [n for n, _ in _job_lines(['{"deal": "x"}', '# note', 'N:x y z w', '{"deal": '])]
     [1, 3, 4]
     """
@@ -57,24 +64,24 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
     for i, line in enumerate(lines, 1):
         t = line.strip()
         if comment:
-            comment = "}" not in t
+            comment = _opens("{" + t)
             continue
         if not t:
             section = False
             continue
         if t[0] in "#%;":
             continue
-        tag = PBN_TAG.fullmatch(t)
-        if tag is not None:
+        tag = PBN_TAG.match(t)
+        rest = t[tag.end():].lstrip() if tag is not None else ""
+        if tag is not None and (not rest or rest[0] in ";{"):
             tagged = True
             section = _has_section(tag.group(1))
-            if PBN_DEAL_TAG.fullmatch(t):
-                yield i, t
+            comment = rest.startswith("{") and _opens(rest)
+            if PBN_DEAL_TAG.fullmatch(tag.group(0)):
+                yield i, tag.group(0)
             continue
-        if section:
-            continue
-        if tagged and t.startswith("{") and not t[1:].lstrip().startswith('"'):
-            comment = "}" not in t
+        if section or (tagged and t.startswith("{") and not t[1:].lstrip().startswith('"')):
+            comment = _opens(t)
             continue
         yield i, t
 

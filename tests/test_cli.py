@@ -407,13 +407,18 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
         '[Note "1:an ordinary tag; the line after it is read"]',
         'not a deal',                                            # 18: an error
         ENDGAME,                                                 # 19: a job
+        '[Board "3"] {a comment opened here',
+        '',
+        'N:not a deal, inside the comment}',
+        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] {the same}',     # 23: a job
     ]))
     jobs = read_batch(str(f), {"contract": "no-tricks", "seat": "S"})
-    assert [n for n, _ in jobs] == [3, 12, 18, 19]
+    assert [n for n, _ in jobs] == [3, 12, 18, 19, 23]
     res = [batch_worker(j) for j in jobs]
     assert res[0]["value"] == _oracle(ENDGAME, "no-tricks", (2,))
     assert res[1]["deal"] == "N:..QJ.3 AK.2.. QJ.3.. ..AK.2" and "error" not in res[1]
     assert "bad deal" in res[2]["error"] and res[3]["value"] == res[0]["value"]
+    assert res[4]["value"] == res[0]["value"]
 
 
 def test_batch_lines_are_an_editors_lines(tmp_path):
