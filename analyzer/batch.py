@@ -45,13 +45,13 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
     objects of a job file, or a PBN file's ``[Deal "…"]`` tags.
 
     Skipped: blank lines, comment lines (``#``, or PBN's ``%`` and ``;``), tags other than
-    ``Deal`` (a ``;`` or ``{`` comment may follow a tag on its line) and the section lines
+    ``Deal`` (several may share a line, and a ``;`` or ``{`` comment follow them) and the section lines
     after an ``Auction``, ``Play`` or ``…Table`` tag (up to the next tag or blank line),
     and, once a tag has been seen, PBN's ``{…}`` commentary (a line starting with ``{``
     but not ``{"``; commentary opened on a skipped line runs to the line that closes it).
     A line that is none of these is a job, to be parsed (and refused, if need be) as one.
 
-    >>> pbn = ['% a PBN file', '[Event "club"]', '[Board "1"] {first', '', 'board}',
+    >>> pbn = ['% a PBN file', '[Event "club"] [Board "1"] {first', '', 'board}', '',
     ...        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '[Auction "N"]', 'Pass {a',
     ...        '', 'remark} Pass', '{more', 'on two lines}', '',
     ...        '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] {rotated}']
@@ -71,14 +71,18 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if t[0] in "#%;":
             continue
-        tag = PBN_TAG.match(t)
-        rest = t[tag.end():].lstrip() if tag is not None else ""
-        if tag is not None and (not rest or rest[0] in ";{"):
+        tags, end = [], 0  # (PBN allows several tags on a line)
+        while (tag := PBN_TAG.match(t, end)) is not None:
+            tags.append(tag.group(0))
+            end = len(t) - len(t[tag.end():].lstrip())
+        rest = t[end:]
+        if tags and (not rest or rest[0] in ";{"):
             tagged = True
-            section = _has_section(tag.group(1))
+            section = _has_section(PBN_TAG.match(tags[-1]).group(1))
             comment = rest.startswith("{") and _opens(rest)
-            if PBN_DEAL_TAG.fullmatch(tag.group(0)):
-                yield i, tag.group(0)
+            for tag_text in tags:
+                if PBN_DEAL_TAG.fullmatch(tag_text):
+                    yield i, tag_text
             continue
         if section or (tagged and t.startswith("{") and not t[1:].lstrip().startswith('"')):
             comment = _opens(t)

@@ -398,7 +398,7 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
         '{ a remark',                                            # 8: commentary
         '  over two lines }',
         '; a comment line',
-        '[Board "2"]',
+        '[Board "2"] [Dealer "E"]',                              # (two tags a line)
         '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] ; rotated',      # 12: a job
         '[Play "E"]',
         'SA SQ D2 H3',
