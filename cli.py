@@ -357,18 +357,33 @@ def deal_cmd(
     length: Optional[int] = typer.Option(None, "--length", help="Cards a hand (an endgame)."),
     as_json: bool = typer.Option(False, "--json",
                                  help='One JSON object a line, {"deal": PBN} (a batch job).'),
+    pbn: bool = typer.Option(False, "--pbn",
+                             help="A PBN file instead, as bridge programs read it: "
+                                  "[Event], [Board], [Dealer], [Vulnerable] and [Deal] "
+                                  "tags a board (`barbu solve --batch` reads it too)."),
 ) -> None:
     """Print random deals in PBN, one a line (feed them to `barbu solve --batch -`).
     Without --seed, the seed drawn is told on stderr, to deal the same again."""
-    from analyzer.samples import fresh_seed, random_deals
+    from analyzer.samples import fresh_seed, pbn_board, random_deals
 
     check_given({"rules": rules})
+    if as_json and pbn:
+        raise BarbuError("give --json or --pbn, not both")
     drawn = fresh_seed() if seed is None else seed
     deals = random_deals(count, drawn, rules, length)  # (the arguments checked first)
     if seed is None:
         typer.echo(f"note: seed {drawn} (--seed {drawn} deals these again)", err=True)
-    for d in deals:
-        _emit({"deal": d}) if as_json else typer.echo(d)
+    if pbn:
+        typer.echo("% PBN 2.1\n% EXPORT\n")
+        # (the event names the command that deals the boards again)
+        event = " ".join(["barbu deal --seed", str(drawn)]
+                         + (["-r", rules] if rules is not None else [])
+                         + (["--length", str(length)] if length is not None else []))
+    for n, d in enumerate(deals, 1):
+        if pbn:
+            typer.echo(pbn_board(n, d, event), nl=False)
+        else:
+            _emit({"deal": d}) if as_json else typer.echo(d)
 
 
 # ------------------------------------------------------------------------------ score

@@ -39,6 +39,29 @@ def fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy % (1 << 32))
 
 
+#: a board's vulnerability by its number, 1 to 16, as bridge rotates it (then again)
+_VULNERABLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None",
+               "EW", "All", "None", "NS", "All", "None", "NS", "EW")
+
+
+def pbn_board(number: int, deal: str, event: str) -> str:
+    """One board of a PBN file, as bridge programs read it: its tags, then a blank line.
+    The dealer and the vulnerability rotate with the board number as at bridge (Barbu
+    reads neither: ``barbu solve`` takes the declarer and the leader from its options).
+
+    >>> print(pbn_board(2, "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3", "x"), end="")
+    [Event "x"]
+    [Board "2"]
+    [Dealer "E"]
+    [Vulnerable "NS"]
+    [Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]
+    <BLANKLINE>
+    """
+    ev = event.replace("\\", "\\\\").replace('"', '\\"')
+    return (f'[Event "{ev}"]\n[Board "{number}"]\n[Dealer "{"NESW"[(number - 1) % 4]}"]\n'
+            f'[Vulnerable "{_VULNERABLE[(number - 1) % 16]}"]\n[Deal "{deal}"]\n\n')
+
+
 def random_deals(count: int, seed: int | None, rules: str | None = None,
                  length: int | None = None) -> Iterator[str]:
     """``count`` seeded random deals of the preset's deck, as PBN, one at a time (the

@@ -475,15 +475,28 @@ def test_rules_and_score_commands(tmp_path):
     assert run("solve", "--help").stdout.count("--contract") >= 1
 
 
-def test_deal_command_is_seeded():
+def test_deal_command_is_seeded(tmp_path):
+    import re
     a = run("deal", "--seed", "5", "-n", "3")
     b = run("deal", "--seed", "5", "-n", "3")
     assert a.returncode == 0 and a.stdout == b.stdout and len(a.stdout.splitlines()) == 3
     j = run("deal", "--seed", "5", "-n", "3", "--json")
     assert [json.loads(x)["deal"] for x in j.stdout.splitlines()] == a.stdout.splitlines()
     assert a.stderr == ""
+    # a PBN file of the same deals, whose [Deal] tags a batch reads back, board by board
+    from analyzer.batch import read_batch
+    f = tmp_path / "deals.pbn"
+    f.write_text(run("deal", "--seed", "5", "-n", "3", "--pbn", "-r", "tournament").stdout)
+    jobs = read_batch(str(f), {})
+    assert [j["deal"] for _, j in jobs] == [f'[Deal "{d}"]' for d in a.stdout.splitlines()]
+    text = f.read_text()
+    assert text.startswith("% PBN 2.1\n") and text.count('[Event "barbu deal --seed 5 '
+                                                        '-r tournament"]') == 3
+    assert [x[1] for x in re.findall(r'\[(Dealer|Vulnerable) "(\w+)"\]', text)] == [
+        "N", "None", "E", "NS", "S", "EW"]
+    p = run("deal", "--pbn", "--json")
+    assert p.returncode == 2 and "give --json or --pbn, not both" in p.stderr
     # without --seed, the seed drawn is told, and deals the same again
-    import re
     c = run("deal", "-n", "2", "-r", "barbu-32")
     m = re.fullmatch(r"note: seed (\d+) \(--seed \1 deals these again\)\n", c.stderr)
     assert c.returncode == 0 and m, c.stderr
