@@ -97,7 +97,8 @@ def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
     Lines end at ``\n`` only (``\r\n`` too): a form feed or a Unicode line separator
     inside a line does not split it, so the line numbers are those of any editor. A
     UTF-8 byte-order mark is skipped; bytes that are not UTF-8 refuse the whole batch,
-    from a file or a stream alike.
+    from a file or a stream alike, unless it holds PBN tags: a PBN file is read as
+    ISO 8859-1 (Latin-1), as the PBN standard has it, when it is not UTF-8.
     """
     if isinstance(source, (str, Path)):
         p = Path(source)
@@ -121,7 +122,11 @@ def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
         try:
             text = data[bom:].decode("utf-8")
         except UnicodeDecodeError as e:  # (the byte counted from 1, the mark included)
-            raise BarbuError(f"{name}: not UTF-8 text (byte {bom + e.start + 1})") from None
+            text = data.decode("latin-1")
+            if bom or not any(PBN_TAG.match(ln.strip()) for ln in text.split("\n")):
+                raise BarbuError(f"{name}: not UTF-8 text (byte {bom + e.start + 1})"
+                                 ) from None
+            # (a PBN file: ISO 8859-1 is PBN's own character set)
     else:
         text = data.removeprefix("\ufeff")
     jobs: list[tuple[int, Any]] = []

@@ -419,6 +419,10 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
     assert res[1]["deal"] == "N:..QJ.3 AK.2.. QJ.3.. ..AK.2" and "error" not in res[1]
     assert "bad deal" in res[2]["error"] and res[3]["value"] == res[0]["value"]
     assert res[4]["value"] == res[0]["value"]
+    # PBN's own character set is ISO 8859-1: such a file is read, not refused as not UTF-8
+    f.write_bytes('[West "M\u00fcller"]\n[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]\n'
+                  .encode("latin-1"))
+    assert [n for n, _ in read_batch(str(f), {})] == [2]
 
 
 def test_batch_lines_are_an_editors_lines(tmp_path):
