@@ -11,6 +11,7 @@ import errno
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import threading
@@ -374,11 +375,11 @@ def deal_cmd(
     if seed is None:
         typer.echo(f"note: seed {drawn} (--seed {drawn} deals these again)", err=True)
     if pbn:
-        typer.echo("% PBN 2.1\n% EXPORT\n")
+        typer.echo("% PBN 2.1\n")  # (not "% EXPORT": no player, scoring or contract tags)
         # (the event names the command that deals the boards again)
-        event = " ".join(["barbu deal --seed", str(drawn)]
-                         + (["-r", rules] if rules is not None else [])
-                         + (["--length", str(length)] if length is not None else []))
+        event = shlex.join(["barbu", "deal", "--seed", str(drawn)]
+                           + (["-r", rules] if rules is not None else [])
+                           + (["--length", str(length)] if length is not None else []))
     for n, d in enumerate(deals, 1):
         if pbn:
             typer.echo(pbn_board(n, d, event), nl=False)

@@ -45,9 +45,9 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
     objects of a job file, or a PBN file's ``[Deal "…"]`` tags.
 
     Skipped: blank lines, comment lines (``#``, or PBN's ``%`` and ``;``), tags other than
-    ``Deal`` (several may share a line, and a ``;`` or ``{`` comment follow them) and the section lines
-    after an ``Auction``, ``Play`` or ``…Table`` tag (up to the next tag or blank line),
-    and, once a tag has been seen, PBN's ``{…}`` commentary (a line starting with ``{``
+    ``Deal`` (several may share a line, and a ``;`` or ``{`` comment follow them) and the
+    section lines after an ``Auction``, ``Play`` or ``…Table`` tag (up to the next tag or
+    blank line), and, once a tag has been seen, PBN's ``{…}`` commentary (a line starting with ``{``
     but not ``{"``; commentary opened on a skipped line runs to the line that closes it).
     A line that is none of these is a job, to be parsed (and refused, if need be) as one.
 
