@@ -73,8 +73,9 @@ object {"deal": …, "contract": …} whose keys (the options' names, like all_s
 all-seats) override them; a key set to null clears its option. Blank lines and lines
 starting with #, % or ; are skipped. A whole PBN file is a batch too: its [Deal "…"]
 tags are the jobs (its other tags, auctions and plays are not read). Out: one JSON line
-per job, in input order, with its "line" number; a job that fails gives {"line": n,
-"error": …} and the others go on, and the exit status is then 2.
+per job, in input order, with its "line" number (and its PBN game's "board"); a job
+that fails gives {"line": n, "error": …} and the others go on, and the exit status is
+then 2.
 
 Slow searches (52-card negative contracts: seconds to minutes): --time-limit SECONDS
 answers in about that time, with the bounds a search proved ("between -14 and -12")

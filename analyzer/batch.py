@@ -5,10 +5,10 @@ object ``{"deal": …, option: value, …}`` whose keys override them; blank lin
 starting with ``#``, ``%`` or ``;`` are skipped. A whole PBN file is a batch too: each
 ``[Deal "…"]`` tag is a job, and the other tags, the sections after ``[Auction]``,
 ``[Play]`` and the ``…Table`` tags, and ``{…}`` commentary are skipped (``_job_lines``).
-Results come back in input order, one dict per job; a job that fails (a line that is not
-a job, bad options, a search past its node limit) becomes ``{"line": n, "error": "…"}``,
-so one bad line does not stop the batch; ``barbu solve --batch`` then exits with status 2
-once every line is done.
+Results come back in input order, one dict per job (a PBN game's ``[Board]`` label as
+``"board"``); a job that fails (a line that is not a job, bad options, a search past its
+node limit) becomes ``{"line": n, "error": "…"}``, so one bad line does not stop the
+batch; ``barbu solve --batch`` then exits with status 2 once every line is done.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from typing import Any, Iterator, Mapping, TextIO
 
 from analyzer.cards import PBN_DEAL_TAG
 from analyzer.errors import BarbuError, check_workers
-from analyzer.jobs import batch_worker, parse_batch_line
+from analyzer.jobs import PBN_BOARD, batch_worker, parse_batch_line
 from analyzer.pools import fork_pool, load_kernels, watched
 
 
-#: a PBN tag pair, ``[Name "value"]``: its name (a comment may follow it on its line)
-PBN_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"(?:[^"\\]|\\.)*"\s*\]')
+#: a PBN tag pair, ``[Name "value"]``: its name and value (a comment may follow it on
+#: its line)
+PBN_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
 def _has_section(tag: str) -> bool:
@@ -40,9 +41,10 @@ def _opens(text: str) -> bool:
     return text.rfind("{") > text.rfind("}")
 
 
-def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+def _job_lines(lines: list[str]) -> Iterator[tuple[int, str, str | None]]:
     """The lines of a batch that hold jobs, numbered from 1: the PBN deals and JSON
-    objects of a job file, or a PBN file's ``[Deal "…"]`` tags.
+    objects of a job file, or a PBN file's ``[Deal "…"]`` tags, each with its game's
+    ``[Board]`` label where one came before it in the game (else None).
 
     Skipped: blank lines, comment lines (``#``, or PBN's ``%`` and ``;``), tags other than
     ``Deal`` (several may share a line, and a ``;`` or ``{`` comment follow them) and the
@@ -51,16 +53,17 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
     but not ``{"``; commentary opened on a skipped line runs to the line that closes it).
     A line that is none of these is a job, to be parsed (and refused, if need be) as one.
 
-    >>> pbn = ['% a PBN file', '[Event "club"] [Board "1"] {first', '', 'board}', '',
+    >>> pbn = ['% a PBN file', '[Event "club"] [Board "1"] {first', '', 'board}',
     ...        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '[Auction "N"]', 'Pass {a',
     ...        '', 'remark} Pass', '{more', 'on two lines}', '',
     ...        '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] {rotated}']
-    >>> [(n, t[:6]) for n, t in _job_lines(pbn)]
-    [(6, '[Deal '), (14, '[Deal ')]
-    >>> [n for n, _ in _job_lines(['{"deal": "x"}', '# note', 'N:x y z w', '{"deal": '])]
+    >>> [(n, t[:6], b) for n, t, b in _job_lines(pbn)]
+    [(5, '[Deal ', '1'), (13, '[Deal ', None)]
+    >>> [n for n, _, _ in _job_lines(['{"deal": "x"}', '# note', 'N:x', '{"deal": '])]
     [1, 3, 4]
     """
     section = tagged = comment = False
+    board: str | None = None
     for i, line in enumerate(lines, 1):
         t = line.strip()
         if comment:
@@ -68,26 +71,29 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
             continue
         if not t:
             section = False
+            board = None  # (a blank line ends a PBN game)
             continue
         if t[0] in "#%;":
             continue
         tags, end = [], 0  # (PBN allows several tags on a line)
         while (tag := PBN_TAG.match(t, end)) is not None:
-            tags.append(tag.group(0))
+            tags.append(tag)
             end = len(t) - len(t[tag.end():].lstrip())
         rest = t[end:]
         if tags and (not rest or rest[0] in ";{"):
             tagged = True
-            section = _has_section(PBN_TAG.match(tags[-1]).group(1))
+            section = _has_section(tags[-1].group(1))
             comment = rest.startswith("{") and _opens(rest)
-            for tag_text in tags:
-                if PBN_DEAL_TAG.fullmatch(tag_text):
-                    yield i, tag_text
+            for tag in tags:
+                if tag.group(1).lower() == "board":
+                    board = tag.group(2)
+                elif PBN_DEAL_TAG.fullmatch(tag.group(0)):
+                    yield i, tag.group(0), board
             continue
         if section or (tagged and t.startswith("{") and not t[1:].lstrip().startswith('"')):
             comment = _opens(t)
             continue
-        yield i, t
+        yield i, t, None
 
 
 def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
@@ -130,11 +136,15 @@ def read_batch(source: str | Path | TextIO | None, defaults: Mapping[str, Any]
     else:
         text = data.removeprefix("\ufeff")
     jobs: list[tuple[int, Any]] = []
-    for i, t in _job_lines(text.split("\n")):
+    for i, t, board in _job_lines(text.split("\n")):
         try:
-            jobs.append((i, parse_batch_line(t, defaults)))
+            job = parse_batch_line(t, defaults)
         except BarbuError as e:  # reported as that line's result
             jobs.append((i, e))
+            continue
+        if board is not None:
+            job[PBN_BOARD] = board
+        jobs.append((i, job))
     if not jobs:
         raise BarbuError("the batch holds no job")
     return jobs

@@ -918,21 +918,31 @@ def _excerpt(message: str, most: int = 400) -> str:
     return message if len(message) <= most else f"{message[:most]}… ({len(message)} characters)"
 
 
+#: a batch job's key for its PBN game's ``[Board]`` label (``analyzer.batch``): not a
+#: string, so that no JSON job can give it; echoed as the result's ``"board"``
+PBN_BOARD = ("pbn", "board")
+
+
 def batch_worker(item: tuple[int, dict[str, Any]]) -> dict[str, Any]:
-    """Solve one batch job; errors become ``{"line": n, "error": message}``."""
+    """Solve one batch job; errors become ``{"line": n, "error": message}``. A job read
+    from a PBN game with a ``[Board]`` tag answers with its ``"board"`` too."""
     lineno, job = item
     if isinstance(job, BarbuError):  # the line itself could not be read as a job
         return {"line": lineno, "error": _excerpt(str(job))}
+    job = dict(job)
+    board = job.pop(PBN_BOARD, None)
+    where: dict[str, Any] = {"line": lineno} if board is None else {"line": lineno,
+                                                                    "board": board}
     try:
         out = solve_job(job)
     except BarbuError as e:
-        return {"line": lineno, "error": _excerpt(str(e))}
+        return {**where, "error": _excerpt(str(e))}
     except Exception as e:  # a defect: that line's error, not the whole batch's end
-        return {"line": lineno, "error": f"internal error ({type(e).__name__}: {e}); "
-                                         "please report it"}
-    out["line"] = lineno
+        return {**where, "error": f"internal error ({type(e).__name__}: {e}); "
+                                  "please report it"}
+    out.update(where)
     return out
 
 
 __all__ = ["solve_job", "Job", "parse_position", "parse_cards", "parse_batch_line",
-           "batch_worker", "JOB_KEYS", "Deal"]
+           "batch_worker", "PBN_BOARD", "JOB_KEYS", "Deal"]

@@ -376,7 +376,7 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
     commentary and % / ; comment lines are not jobs (each used to be an error line, and
     the batch exited 2). A line outside those that is no job is still an error."""
     from analyzer.batch import read_batch
-    from analyzer.jobs import batch_worker
+    from analyzer.jobs import batch_worker, parse_batch_line
     p = run("solve", "--batch", str(ROOT / "data" / "samples" / "boards.pbn"),
             "-c", "no-king")
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
@@ -386,6 +386,7 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
                                         if t.startswith("[Deal ")] and len(out) == 2
     assert [x["deal"] for x in out] == [t.split('"')[1] for t in text
                                         if t.startswith("[Deal ")]
+    assert [x["board"] for x in out] == ["1", "2"]  # (the game's [Board], from the workers)
     f = tmp_path / "club.pbn"
     f.write_text("\n".join([
         '% exported',                                            # 1
@@ -419,6 +420,11 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
     assert res[1]["deal"] == "N:..QJ.3 AK.2.. QJ.3.. ..AK.2" and "error" not in res[1]
     assert "bad deal" in res[2]["error"] and res[3]["value"] == res[0]["value"]
     assert res[4]["value"] == res[0]["value"]
+    # each result names its game's [Board], where the game has one before its [Deal]
+    assert [r.get("board") for r in res] == [None, "2", None, None, "3"]
+    assert "board" not in jobs[1][1]  # (a key no JSON job can give: not an option)
+    assert "unknown" in batch_worker((1, parse_batch_line(json.dumps(
+        {"deal": ENDGAME, "board": "1"}), {"contract": "no-tricks"})))["error"]
     # PBN's own character set is ISO 8859-1: such a file is read, not refused as not UTF-8
     f.write_bytes('[West "M\u00fcller"]\n[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]\n'
                   .encode("latin-1"))
