@@ -412,16 +412,18 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
         '',
         'N:not a deal, inside the comment}',
         '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] {the same}',     # 23: a job
+        '',
+        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]',                # 25: a game of no board
     ]))
     jobs = read_batch(str(f), {"contract": "no-tricks", "seat": "S"})
-    assert [n for n, _ in jobs] == [3, 12, 18, 19, 23]
+    assert [n for n, _ in jobs] == [3, 12, 18, 19, 23, 25]
     res = [batch_worker(j) for j in jobs]
     assert res[0]["value"] == _oracle(ENDGAME, "no-tricks", (2,))
     assert res[1]["deal"] == "N:..QJ.3 AK.2.. QJ.3.. ..AK.2" and "error" not in res[1]
     assert "bad deal" in res[2]["error"] and res[3]["value"] == res[0]["value"]
     assert res[4]["value"] == res[0]["value"]
     # each result names its game's [Board], where the game has one before its [Deal]
-    assert [r.get("board") for r in res] == [None, "2", None, None, "3"]
+    assert [r.get("board") for r in res] == [None, "2", None, None, "3", None]
     assert "board" not in jobs[1][1]  # (a key no JSON job can give: not an option)
     assert "unknown" in batch_worker((1, parse_batch_line(json.dumps(
         {"deal": ENDGAME, "board": "1"}), {"contract": "no-tricks"})))["error"]
