@@ -11,7 +11,6 @@ import errno
 import json
 import os
 import re
-import shlex
 import signal
 import sys
 import threading
@@ -366,7 +365,7 @@ def deal_cmd(
 ) -> None:
     """Print random deals in PBN, one a line (feed them to `barbu solve --batch -`).
     Without --seed, the seed drawn is told on stderr, to deal the same again."""
-    from analyzer.samples import fresh_seed, pbn_board, random_deals
+    from analyzer.samples import fresh_seed, pbn_file, random_deals
 
     check_given({"rules": rules})
     if as_json and pbn:
@@ -376,16 +375,11 @@ def deal_cmd(
     if seed is None:
         typer.echo(f"note: seed {drawn} (--seed {drawn} deals these again)", err=True)
     if pbn:
-        typer.echo("% PBN 2.1\n")  # (not "% EXPORT": no player, scoring or contract tags)
-        # (the event names the command that deals the boards again)
-        event = shlex.join(["barbu", "deal", "--seed", str(drawn)]
-                           + (["-r", rules] if rules is not None else [])
-                           + (["--length", str(length)] if length is not None else []))
-    for n, d in enumerate(deals, 1):
-        if pbn:
-            typer.echo(pbn_board(n, d, event), nl=False)
-        else:
-            _emit({"deal": d}) if as_json else typer.echo(d)
+        for text in pbn_file(deals, drawn, rules, length):
+            typer.echo(text, nl=False)
+        return
+    for d in deals:
+        _emit({"deal": d}) if as_json else typer.echo(d)
 
 
 # ------------------------------------------------------------------------------ score

@@ -18,7 +18,6 @@ import re
 from pathlib import Path
 from typing import Any, Iterator, Mapping, TextIO
 
-from analyzer.cards import PBN_DEAL_TAG
 from analyzer.errors import BarbuError, check_workers
 from analyzer.jobs import PBN_BOARD, batch_worker, parse_batch_line
 from analyzer.pools import fork_pool, load_kernels, watched
@@ -49,9 +48,10 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str, str | None]]:
     Skipped: blank lines, comment lines (``#``, or PBN's ``%`` and ``;``), tags other than
     ``Deal`` (several may share a line, and a ``;`` or ``{`` comment follow them) and the
     section lines after an ``Auction``, ``Play`` or ``…Table`` tag (up to the next tag or
-    blank line), and, once a tag has been seen, PBN's ``{…}`` commentary (a line starting with ``{``
-    but not ``{"``; commentary opened on a skipped line runs to the line that closes it).
-    A line that is none of these is a job, to be parsed (and refused, if need be) as one.
+    blank line), and, once a tag has been seen, PBN's ``{…}`` commentary (a line starting
+    with ``{`` but not ``{"``; commentary opened on a skipped line runs to the line that
+    closes it). A line that is none of these is a job, to be parsed (and refused, if need
+    be) as one.
 
     >>> pbn = ['% a PBN file', '[Event "club"] [Board "1"] {first', '', 'board}',
     ...        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '[Auction "N"]', 'Pass {a',
@@ -85,9 +85,10 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str, str | None]]:
             section = _has_section(tags[-1].group(1))
             comment = rest.startswith("{") and _opens(rest)
             for tag in tags:
-                if tag.group(1).lower() == "board":
+                name = tag.group(1).lower()
+                if name == "board":
                     board = tag.group(2)
-                elif PBN_DEAL_TAG.fullmatch(tag.group(0)):
+                elif name == "deal":
                     yield i, tag.group(0), board
             continue
         if section or (tagged and t.startswith("{") and not t[1:].lstrip().startswith('"')):

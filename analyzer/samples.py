@@ -62,6 +62,20 @@ def pbn_board(number: int, deal: str, event: str) -> str:
             f'[Vulnerable "{_VULNERABLE[(number - 1) % 16]}"]\n[Deal "{deal}"]\n\n')
 
 
+def pbn_file(deals: Iterator[str], seed: int, rules: str | None = None,
+             length: int | None = None) -> Iterator[str]:
+    """``barbu deal --pbn``: a PBN file's text, piece by piece (its header, then each
+    board), the event naming the command that deals these boards again. Not "% EXPORT":
+    it writes no player, scoring or contract tags."""
+    import shlex
+    event = shlex.join(["barbu", "deal", "--seed", str(seed)]
+                       + (["-r", rules] if rules is not None else [])
+                       + (["--length", str(length)] if length is not None else []))
+    yield "% PBN 2.1\n\n"
+    for n, d in enumerate(deals, 1):
+        yield pbn_board(n, d, event)
+
+
 def random_deals(count: int, seed: int | None, rules: str | None = None,
                  length: int | None = None) -> Iterator[str]:
     """``count`` seeded random deals of the preset's deck, as PBN, one at a time (the

@@ -26,8 +26,8 @@ the hands): where the ordering missed, and what it would have had to find.
 
 Deals: the advisor's (the README's 52-card hand for North, or ``--hand``'s; seed 1;
 ``--deals`` picks them by index), North's guaranteed value with North on lead, as ``barbu
-advise`` asks; or with ``--bridge A-B`` the seeds of ``bench_solve.py`` part (a) (leader ``seed % 4``,
-the leader's side).
+advise`` asks; or with ``--bridge A-B`` the seeds of ``bench_solve.py`` part (a) (leader
+``seed % 4``, the leader's side).
 """
 
 from __future__ import annotations
