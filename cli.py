@@ -71,10 +71,10 @@ of the preset (each trump suit, each Dominoes starting rank) for the declarer.
 object {"deal": …, "contract": …} whose keys (the options' names, like all_seats or
 all-seats) override them; a key set to null clears its option. Blank lines and lines
 starting with #, % or ; are skipped. A whole PBN file is a batch too: its [Deal "…"]
-tags are the jobs (its other tags, auctions and plays are not read). Out: one JSON line
-per job, in input order, with its "line" number (and its PBN game's "board"); a job
-that fails gives {"line": n, "error": …} and the others go on, and the exit status is
-then 2.
+tags are the jobs ([Deal "#"]: the deal before; its other tags, auctions and plays are
+not read). Out: one JSON line per job, in input order, with its "line" number (and its
+PBN game's "board"); a job that fails gives {"line": n, "error": …} and the others go
+on, and the exit status is then 2.
 
 Slow searches (52-card negative contracts: seconds to minutes): --time-limit SECONDS
 answers in about that time, with the bounds a search proved ("between -14 and -12")

@@ -4,7 +4,8 @@ Each line of a batch file is a PBN deal (the command-line options apply) or a JS
 object ``{"deal": …, option: value, …}`` whose keys override them; blank lines and lines
 starting with ``#``, ``%`` or ``;`` are skipped. A whole PBN file is a batch too: each
 ``[Deal "…"]`` tag is a job, and the other tags, the sections after ``[Auction]``,
-``[Play]`` and the ``…Table`` tags, and ``{…}`` commentary are skipped (``_job_lines``).
+``[Play]`` and the ``…Table`` tags, and ``{…}`` commentary are skipped (``_job_lines``;
+``[Deal "#"]`` is the deal of the game before).
 Results come back in input order, one dict per job (a PBN game's ``[Board]`` label as
 ``"board"``); a job that fails (a line that is not a job, bad options, a search past its
 node limit) becomes ``{"line": n, "error": "…"}``, so one bad line does not stop the
@@ -51,7 +52,9 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str, str | None]]:
     blank line), and, once a tag has been seen, PBN's ``{…}`` commentary (a line starting
     with ``{`` but not ``{"``; commentary opened on a skipped line runs to the line that
     closes it). A line that is none of these is a job, to be parsed (and refused, if need
-    be) as one.
+    be) as one. A tag whose value is ``#`` takes the value the same tag had last (PBN's
+    "as in the previous game"): ``[Deal "#"]`` solves the deal before it again, under this
+    game's ``[Board]``.
 
     >>> pbn = ['% a PBN file', '[Event "club"] [Board "1"] {first', '', 'board}',
     ...        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '[Auction "N"]', 'Pass {a',
@@ -59,11 +62,15 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str, str | None]]:
     ...        '[Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"] {rotated}']
     >>> [(n, t[:6], b) for n, t, b in _job_lines(pbn)]
     [(5, '[Deal ', '1'), (13, '[Deal ', None)]
+    >>> list(_job_lines(['[Board "7"] [Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '',
+    ...                  '[Board "8"]', '[Deal "#"]']))[1]
+    (4, '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]', '8')
     >>> [n for n, _, _ in _job_lines(['{"deal": "x"}', '# note', 'N:x', '{"deal": '])]
     [1, 3, 4]
     """
     section = tagged = comment = False
     board: str | None = None
+    last: dict[str, str] = {}  # each tag's latest value: PBN's "#" repeats it
     for i, line in enumerate(lines, 1):
         t = line.strip()
         if comment:
@@ -85,11 +92,14 @@ def _job_lines(lines: list[str]) -> Iterator[tuple[int, str, str | None]]:
             section = _has_section(tags[-1].group(1))
             comment = rest.startswith("{") and _opens(rest)
             for tag in tags:
-                name = tag.group(1).lower()
+                name, value = tag.group(1).lower(), tag.group(2)
+                if value == "#":  # (the value of the same tag in the game before)
+                    value = last.get(name, value)
+                last[name] = value
                 if name == "board":
-                    board = tag.group(2)
+                    board = value
                 elif name == "deal":
-                    yield i, tag.group(0), board
+                    yield i, f'[Deal "{value}"]', board
             continue
         if section or (tagged and t.startswith("{") and not t[1:].lstrip().startswith('"')):
             comment = _opens(t)

@@ -504,6 +504,9 @@ def parse_hands(text: str, deck: int | None = None, equal: bool = True
     t = (tag.group(1) if tag else t).strip().strip('"')  # (a PBN file's [Deal "…"] line)
     if not t:
         raise BarbuError("empty deal")
+    if t == "#":  # (PBN's "as in the previous game": a batch fills it in where it can)
+        raise BarbuError('deal "#" repeats the deal of the game before, and none came '
+                         'before it')
     tokens = t.split()
     hands: list[frozenset[int] | None] = [None, None, None, None]
     first = Seat.N

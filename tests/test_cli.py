@@ -433,6 +433,39 @@ def test_a_whole_pbn_file_is_a_batch_of_its_deal_tags(tmp_path):
     assert [n for n, _ in read_batch(str(f), {})] == [2]
 
 
+def test_a_pbn_tag_of_value_hash_repeats_the_tag_of_the_game_before(tmp_path):
+    """PBN's "#": [Deal "#"] is the deal of the game before (another tag's "#" too, the
+    board label included); with no deal before it, that line alone is an error that
+    says so (it used to be a "bad deal" with no reason given)."""
+    from analyzer.batch import read_batch
+    from analyzer.jobs import batch_worker
+    f = tmp_path / "repeat.pbn"
+    f.write_text("\n".join([
+        '[Board "1"]',
+        '[Deal "#"]',                                            # 2: nothing to repeat
+        '',
+        '[Board "2"]',
+        '[Deal "N:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]',                # 5
+        '',
+        '[Board "3"]',
+        '[Deal "#"]',                                            # 8: board 2's deal
+        '',
+        '[Board "#"] [Deal "E:AK.2.. QJ.3.. ..AK.2 ..QJ.3"]',    # 10: board "3" again
+        '[Deal "#"]',                                            # 11: the line before's
+    ]))
+    jobs = read_batch(str(f), {"contract": "no-tricks", "seat": "S"})
+    assert [n for n, _ in jobs] == [2, 5, 8, 10, 11]
+    res = [batch_worker(j) for j in jobs]
+    assert 'deal "#" repeats the deal of the game before' in res[0]["error"]
+    assert res[2]["deal"] == res[1]["deal"] and res[2]["value"] == res[1]["value"]
+    assert res[1]["value"] == _oracle(ENDGAME, "no-tricks", (2,))
+    assert res[4]["deal"] == res[3]["deal"] != res[1]["deal"]
+    assert [r.get("board") for r in res] == ["1", "2", "3", "3", "3"]
+    p = run("solve", "--batch", str(f), "-c", "no-tricks", "--seat", "S")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert [json.loads(x)["line"] for x in p.stdout.splitlines()] == [2, 5, 8, 10, 11]
+
+
 def test_batch_lines_are_an_editors_lines(tmp_path):
     """A form feed or U+2028 inside a line used to split it (str.splitlines), so every
     later result carried the wrong line number; a byte-order mark spoiled line 1; an
