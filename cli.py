@@ -232,8 +232,8 @@ also ends the run with the advice on the deals solved so far; a second quits.
 @app.command(help=ADVISE_HELP)
 def advise(
     hand: Optional[str] = typer.Argument(None, metavar="HAND", help="The declarer's hand, e.g. AKQ2.JT9.876.543."),
-    seat: str = typer.Option("N", "--seat", "-s",
-                             help="The declarer's seat (solve's --declarer, -d)."),
+    seat: str = typer.Option("N", "--seat", "-s", "--declarer", "-d",
+                             help="The declarer's seat (--declarer and -d as in solve)."),
     rules: Optional[str] = typer.Option(None, "--rules", "-r",
                                         help="Preset name or rules file (default: tournament)."),
     remaining: Optional[str] = typer.Option(None, "--remaining",

@@ -918,6 +918,9 @@ def test_each_option_reaches_the_analyzer(tmp_path):
     assert [o["mean"] for o in a["options"]] == [o["mean"] for o in want["options"]]
     assert ok_json(*base, "--seat", "E", "--remaining", "no-king,trumps", "--void", "W:S",
                    "--length", "W:H:0-2")["options"] == a["options"]      # seed 0 repeats
+    # solve's name for the declarer's seat works here too
+    assert ok_json(*base, "-d", "E", "--remaining", "no-king,trumps", "--void", "W:S",
+                   "--length", "W:H:0-2")["options"] == a["options"]
     assert a["time_limit"] is None
     t = ok_json(*base, "--seat", "E", "--remaining", "no-king,trumps", "--void", "W:S",
                 "--length", "W:H:0-2", "--time-limit", "600")
