@@ -54,11 +54,13 @@ def main() -> None:
     ap.add_argument("--workload", default="no-tricks",
                     help="notrump (20 full deals), no-tricks (30 positions of 10 cards), "
                          "bridge:DEALS (bench_solve.py's part (a) deals, e.g. bridge:0-29), or "
-                         "CONTRACT:DEALS, e.g. no-queens:0-2: the README hand's seed-1 "
-                         "advisor deals (North's guaranteed value, North leads)")
+                         "CONTRACT:DEALS, e.g. no-queens:0-2: the README hand's (or --hand's) "
+                         "seed-1 advisor deals (North's guaranteed value, North leads)")
     ap.add_argument("--bet", default="",
                     help="with CONTRACT:DEALS, a doubling-bracket solve instead of North's "
                          "value: OPP:END as in levels.py, e.g. S:S or E:N")
+    ap.add_argument("--hand", default=None,
+                    help="with CONTRACT:DEALS, North's hand (default: the README's)")
     ap.add_argument("--dump", default="_node",
                     help="comma-separated name prefixes whose code to dump to /tmp")
     a = ap.parse_args()
@@ -94,7 +96,7 @@ def main() -> None:
         cid, _, which = a.workload.partition(":")
         rules = load_rules("tournament")
         idx = _seeds(which)
-        deals = sample_deals(Sampler(HAND, "N", deck=rules.deck), max(idx) + 1, 1)
+        deals = sample_deals(Sampler(a.hand or HAND, "N", deck=rules.deck), max(idx) + 1, 1)
         seeds = [deals[i] for i in idx]
 
         from levels import bet_objective
