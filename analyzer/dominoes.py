@@ -597,7 +597,7 @@ def review_dominoes_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: R
         what = "pass" if m == PASS else card_name(m)
         if check.over:
             raise BarbuError(f"move {k} of the play ({what}): the hand is over after "
-                             f"{k - 1} moves")
+                             f"{k - 1} moves ({check.over_reason()})")
         if m not in check.legal():
             raise BarbuError(f"move {k} of the play: {what} is not a legal move for "
                              f"{Seat(check.to_move).name} (legal: "

@@ -173,9 +173,31 @@ class TrickGame:
         g.points = list(self.points)
         return g
 
+    def _stop_gone(self) -> bool:
+        """Are the stop cards (the K♥ of No King) all out of play?"""
+        return bool(self.stop) and not (self.stop & (set().union(*self.hands)
+                                                     | set(self.trick)))
+
     def _check_stop(self) -> None:
-        if self.stop and not (self.stop & (set().union(*self.hands) | set(self.trick))):
+        if self._stop_gone():
             self.over = True
+
+    def over_reason(self) -> str:
+        """Why the hand is over, for messages ("" while it is not).
+
+        >>> from analyzer.rules import load_rules
+        >>> g = TrickGame(load_rules("tournament"), "no-king", [{0}, {1}, {2}, {3}], 0)
+        >>> g.over_reason()
+        'the HK is out of play: nothing is left to score'
+        """
+        if not self.over:
+            return ""
+        if self.trick or any(self.hands):
+            if self._stop_gone():
+                names = " and ".join(card_name(c) for c in sorted(self.stop))
+                verb = "is" if len(self.stop) == 1 else "are"
+                return f"the {names} {verb} out of play: nothing is left to score"
+        return "every card has been played"
 
     # ------------------------------------------------------------------ rules
     def legal(self) -> list[int]:
@@ -187,7 +209,7 @@ class TrickGame:
     def illegal_reason(self, card: int) -> str | None:
         """Why ``card`` may not be played now by the player to move, or None."""
         if self.over:
-            return "the hand is over"
+            return f"the hand is over ({self.over_reason()})"
         hand = self.hands[self.to_move]
         if card not in hand:
             return f"{Seat(self.to_move).name} does not hold {card_name(card)}"
@@ -412,6 +434,10 @@ class DominoesGame:
         if len(self.out) >= 3:
             self.over = True
 
+    def over_reason(self) -> str:
+        """Why the hand is over, for messages ("" while it is not)."""
+        return "three players are out: the places are decided" if self.over else ""
+
     def _advance_if_out(self) -> None:
         for _ in range(4):
             if self.hands[self.to_move]:
@@ -439,7 +465,7 @@ class DominoesGame:
     def play(self, card: int) -> None:
         """Play ``card`` (or ``PASS``) for the player to move."""
         if self.over:
-            raise BarbuError("the hand is over")
+            raise BarbuError(f"the hand is over ({self.over_reason()})")
         card = int(card)
         seat = self.to_move
         legal = self.legal()
@@ -515,7 +541,7 @@ def replay(rules: Rules, contract: Contract | str, hands: Sequence[Iterable[int]
     g = new_game(rules, contract, hands, first, trump=trump, start_rank=start_rank)
     for i, card in enumerate(cards, 1):
         if g.over:
-            raise BarbuError(f"card {i}: the hand is already over")
+            raise BarbuError(f"card {i}: the hand is already over ({g.over_reason()})")
         try:
             g.play(card)
         except BarbuError as e:

@@ -1420,7 +1420,7 @@ def review_line(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | st
     for k, x in enumerate(cards, 1):
         if check.over:
             raise BarbuError(f"card {k} of the play ({card_name(x)}): the hand is over "
-                             f"after {k - 1} cards")
+                             f"after {k - 1} cards ({check.over_reason()})")
         try:
             check.play(x)
         except BarbuError as e:

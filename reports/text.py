@@ -148,17 +148,22 @@ def render_solve(res: dict[str, Any]) -> str:
         if not done and not res["play"]:
             out.append("no line of play: the search was cut short before its first card")
             return "\n".join(out)
-        out.append("a line of perfect play (every card keeps the value; others may too)"
-                   + (":" if done else ", cut short:"))
-        if res["play"] and "seat" in res["play"][0]:  # Dominoes: a move a turn
-            moves = [f"{m['seat']} {m['card']}" for m in res["play"]]
-            out.extend("  " + ", ".join(moves[i:i + 8]) for i in range(0, len(moves), 8))
-        elif res["play"]:
-            out.append(_grid(["trick", "leader", "cards", "won by"], left=4, rows=[
-                [str(i), t["leader"], " ".join(t["cards"]), t["winner"] or "-"]
-                for i, t in enumerate(res["play"], 1)]))
-        out.append(("raw points along it: " if done else "raw points so far: ")
-                   + "  ".join(f"{k} {_num(v)}" for k, v in res["play_points"].items()))
+        if not res["play"]:  # (nothing left to score: No King's king out)
+            out.append("no card to play: the hand is over")
+        else:
+            out.append("a line of perfect play (every card keeps the value; others may "
+                       "too)" + (":" if done else ", cut short:"))
+            if "seat" in res["play"][0]:  # Dominoes: a move a turn
+                moves = [f"{m['seat']} {m['card']}" for m in res["play"]]
+                out.extend("  " + ", ".join(moves[i:i + 8])
+                           for i in range(0, len(moves), 8))
+            else:
+                out.append(_grid(["trick", "leader", "cards", "won by"], left=4, rows=[
+                    [str(i), t["leader"], " ".join(t["cards"]), t["winner"] or "-"]
+                    for i, t in enumerate(res["play"], 1)]))
+            out.append(("raw points along it: " if done else "raw points so far: ")
+                       + "  ".join(f"{k} {_num(v)}"
+                                   for k, v in res["play_points"].items()))
     if "review" in res:
         out.extend(_review_text(res, who))
     if "cards" in res and not res["cards"]:  # (nothing left to score: No King's king out)

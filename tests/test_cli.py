@@ -64,6 +64,14 @@ def test_solve_one_value_and_all_seats_and_cards():
     assert ok_json("solve", over, "-c", "no-king", "--cards")["cards"] == []
     p = run("solve", over, "-c", "no-king", "--cards")
     assert p.returncode == 0 and p.stdout.endswith("\n\nno card to play: the hand is over\n")
+    line = ok_json("solve", over, "-c", "no-king", "--play")
+    assert line["play"] == [] and line["play_complete"]
+    p = run("solve", over, "-c", "no-king", "--play")
+    assert p.returncode == 0 and p.stdout.endswith("\n\nno card to play: the hand is over\n")
+    p = run("solve", over, "-c", "no-king", "--review", "SA")
+    assert p.returncode == 2 and p.stderr == (
+        "barbu: error: card 1 of the play (SA): the hand is over after 0 cards (the HK is "
+        "out of play: nothing is left to score)\n")
 
 
 def test_solve_line_json_and_text():

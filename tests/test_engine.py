@@ -275,6 +275,18 @@ def test_replay_rejects_illegal_card_with_reason():
     d2 = hands_of("N:A.2.. K.3.. Q.4.. J.5..")
     with pytest.raises(BarbuError, match="must follow suit"):
         replay(T, "no-tricks", d2, Seat.N, cards("SA", "H3"))
+    # a card after the end says why the hand ended
+    with pytest.raises(BarbuError, match=r"^card 9: the hand is already over \(every card "
+                                         r"has been played\)$"):
+        replay(T, "no-tricks", d, Seat.N, cards("SA", "SK", "SQ", "SJ", "S2", "S3", "S4",
+                                                "S5", "S6"))
+    d3 = hands_of("N:A2... .K3.. Q4... J5...")  # (E discards the king on the ace)
+    with pytest.raises(BarbuError, match=r"^card 5: the hand is already over \(the HK is "
+                                         r"out of play: nothing is left to score\)$"):
+        replay(T, "no-king", d3, Seat.N, cards("SA", "HK", "SQ", "SJ", "S2"))
+    g = replay(T, "no-king", d3, Seat.N, cards("SA", "HK", "SQ", "SJ"))
+    assert g.legal() == [] and g.illegal_reason(card_index("HK")) == (
+        "the hand is over (the HK is out of play: nothing is left to score)")
 
 
 # ----------------------------------------------------------------------- dominoes
@@ -293,6 +305,9 @@ def test_dominoes_named_rank_passes_and_places():
     assert seen_pass
     assert sorted(g.score()) == sorted(r.contract("dominoes").places)
     assert len(set(g.places())) == 4
+    with pytest.raises(BarbuError, match=r"^the hand is over \(three players are out: the "
+                                         r"places are decided\)$"):
+        g.play(PASS)
 
 
 def test_dominoes_playable_cards():

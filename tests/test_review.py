@@ -141,7 +141,7 @@ def test_a_bad_play_is_refused_before_any_search(monkeypatch: pytest.MonkeyPatch
         S.review_line(DEAL32, r, "no-tricks", as_cards("SK,S9,HJ", "play"), leader=0,
                       seat=0)
     with pytest.raises(BarbuError, match=r"card 5 of the play \(S2\): the hand is over "
-                                         "after 4 cards"):
+                                         r"after 4 cards \(every card has been played\)$"):
         S.review_line("N:A... K... Q... J...", "tournament", "no-tricks",
                       as_cards("SA,SK,SQ,SJ,S2", "play"), leader=0, seat=0)
 
