@@ -87,6 +87,12 @@ DOWN_MIN_VALUES = 8
 #: (:meth:`_Problem._kernel`); shorter ones end within a fraction of a second.
 INTERRUPT_TL = 7
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: Such a search first runs up to this many nodes in the calling thread, where a signal
+#: waits for them (some 0.05-0.2 s): most searches end within them, and the search
+#: thread costs about a millisecond a search here (its start and the wake-ups, the two
+#: threads on two cores; BENCHMARKS.md, sixty-fourth session). A search that does not end
+#: there goes on in the thread, the test it was in run again on the table it left.
+DIRECT_NODES = 250_000
 DOWN_MAX_VALUES = 64
 #: In a paranoid negative objective whose tricks do not all score the same, the
 #: defenders' plays inside a trick use the killer move (``solvers.tricks.P_KILL_F``); off
@@ -645,6 +651,7 @@ class _Problem:
         self.deadline = None if limit is None else time.monotonic() + limit
         self.stop = stop  # (an object whose is_set() asks the search to stop)
         self.timed_out = False  # (whether the last kernel call's time ran out)
+        self.direct = False  # (the next kernel call in this thread, whatever its size)
         self.known = [self.lo, self.hi]  # what the finished tests proved (scaled)
         psum = int(cc.pts.sum()) + int(cc.tpl.sum())
         P[K.P_PSIGN] = 1 if psum >= 0 else -1
@@ -862,11 +869,11 @@ class _Problem:
         more, the search (which releases the GIL) runs in a thread of its own while this
         one waits; a handler's exception there sets the node limit to 1, which the
         search reads at its next node and stops; once it has, the exception
-        goes on. Elsewhere (pool workers ignore SIGINT; short searches end soon) a plain
-        call, saving the thread's start (some 0.15 ms)."""
+        goes on. Elsewhere (pool workers ignore SIGINT; short searches end soon), and for
+        the first ``DIRECT_NODES`` nodes of a test (``self.direct``: ``_tests``), a plain
+        call, saving the thread's cost."""
         before_search(K._solve)
-        if (self.tl < INTERRUPT_TL or threading.current_thread() is not threading.main_thread()
-                or not any(callable(signal.getsignal(g)) for g in _STOP_SIGNALS)):
+        if self.direct or not self._stoppable():
             return K._solve(*args)
         out: list = []
         done = threading.Event()
@@ -909,6 +916,13 @@ class _Problem:
         if isinstance(out[0], BaseException):
             raise out[0]
         return out[0]
+
+    def _stoppable(self) -> bool:
+        """Does a search here run in a thread of its own, so that a signal can stop it
+        (``_kernel``)?"""
+        return (self.tl >= INTERRUPT_TL
+                and threading.current_thread() is threading.main_thread()
+                and any(callable(signal.getsignal(g)) for g in _STOP_SIGNALS))
 
     def _timed(self, *args) -> int:
         """``_kernel(*args)``, stopped at ``self.deadline`` or once ``self.stop`` is set: a
@@ -961,11 +975,33 @@ class _Problem:
         """The null-window tests of ``K._solve`` over [lo, hi] (scaled), growing the table
         when it fills; :class:`SearchStopped` at the node or time limit."""
         window = (lo, hi)
+        # (a search that a signal must be able to stop first runs DIRECT_NODES nodes in
+        # this thread; not under a watcher, which sets the node limit itself)
+        first = self.deadline is None and self.stop is None and self._stoppable()
         while True:
             ttk, tte, ttd = _tt(self.tt_bits, self.words, self.token)
-            v = self._timed(hands, tbuf, self.nt, self.leader, self.tl, self.st_t,
-                             self.st_c, rcnt, oc, lo, hi, self.P, self.masks,
-                             ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
+            limit = int(self.P[K.P_NODE_LIMIT])
+            cut = 0
+            if first:
+                first = False
+                cut = int(self.stats[0]) + DIRECT_NODES
+                if 0 < limit <= cut:
+                    cut = 0  # (the caller's own limit stops it as soon)
+                self.P[K.P_NODE_LIMIT] = cut or limit
+                self.direct = True
+            try:
+                v = self._timed(hands, tbuf, self.nt, self.leader, self.tl, self.st_t,
+                                self.st_c, rcnt, oc, lo, hi, self.P, self.masks,
+                                ttk, tte, ttd, kbuf, mbuf, relbuf, self.stats)
+            finally:
+                self.direct = False
+                self.P[K.P_NODE_LIMIT] = limit
+            if cut and self.stats[8] == 1:
+                # the first nodes ran out: the test in progress runs again in the search
+                # thread, in the interval the finished tests left, on the table it left
+                lo, hi = v, int(self.stats[15])
+                self.stats[8] = 0
+                continue
             if self.stats[8] != 2:
                 break
             # the table filled up: its content moves to a larger table, and the test in

@@ -67,6 +67,52 @@ def test_a_node_limit_reports_bounds_that_hold() -> None:
     assert stopped > 100 and narrowed > 30, (stopped, narrowed)
 
 
+def test_a_search_runs_its_first_nodes_in_the_calling_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that a signal must be able to stop (7 tricks or more, the main thread, a
+    Python SIGINT handler) runs its first ``DIRECT_NODES`` nodes in the calling thread
+    (the search thread costs about a millisecond a search); one that goes past them runs
+    the test it was in again in the search thread: the same values, and a node limit
+    past the first nodes still stops it with bounds that hold."""
+    import signal
+    import threading
+
+    assert callable(signal.getsignal(signal.SIGINT))
+    started: list[str] = []
+    real_start = threading.Thread.start
+
+    def start(self) -> None:
+        started.append(self.name)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    threaded = stopped = 0
+    for seed in range(40):
+        case = random_case(7000 + seed, n=7 + seed % 2)
+        g = case["game"]
+        monkeypatch.setattr(S, "DIRECT_NODES", 10 ** 12)
+        started.clear()
+        v, st = S.solve_stats(g.hands, case["rules"], case["contract"], **_kw(case))
+        assert "barbu-search" not in started  # (all of it in this thread)
+        nodes = st["nodes"]
+        monkeypatch.setattr(S, "DIRECT_NODES", 20)
+        started.clear()
+        assert S.solve(g.hands, case["rules"], case["contract"], **_kw(case)) == v, seed
+        threaded += "barbu-search" in started
+        assert "barbu-search" not in started or nodes > 20, (seed, nodes)
+        lo, hi = _full_range(case)
+        for limit in (50, 300):
+            try:
+                got = S.solve(g.hands, case["rules"], case["contract"], node_limit=limit,
+                              **_kw(case))
+            except SearchStopped as e:
+                assert e.reason == "nodes" and lo <= e.bounds.low <= v <= e.bounds.high <= hi
+                stopped += 1
+            else:
+                assert got == v, (seed, limit)
+    assert threaded > 20 and stopped > 10, (threaded, stopped)
+
+
 def test_a_rerun_goes_on_within_what_it_proved() -> None:
     """``solve(proved=...)``, what a rerun under a time limit is given: the value when
     nothing stops it; under a limit (twice the last, as reruns get), bounds inside those
