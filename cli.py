@@ -17,11 +17,16 @@ import threading
 from pathlib import Path
 from typing import Any, Optional
 
-import typer
+try:  # (a Ctrl-C while the modules load: the same one line as later, not a traceback)
+    import typer
 
-from analyzer.errors import BarbuError, CannotWrite, check_given, check_seconds, check_workers
-from analyzer.pools import WorkerDied
-from reports.progress import Bar
+    from analyzer.errors import BarbuError, CannotWrite, check_given, check_seconds, \
+        check_workers
+    from analyzer.pools import WorkerDied
+    from reports.progress import Bar
+except KeyboardInterrupt:
+    sys.stderr.write("barbu: interrupted\n")
+    sys.exit(130)
 
 app = typer.Typer(
     name="barbu",

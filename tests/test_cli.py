@@ -658,6 +658,24 @@ def test_ctrl_c_says_interrupted():
     assert err.strip().splitlines()[-1] == "barbu: interrupted" and "Traceback" not in err
 
 
+def test_ctrl_c_while_the_modules_load_says_interrupted():
+    """Ctrl-C in the first tenth of a second, while ``cli`` imports typer and the
+    packages: the same one line and exit 130, not an import's traceback. (The
+    interrupt is made to strike at ``import typer``: a signal's timing is not
+    reproducible.)"""
+    code = ("import builtins, runpy\n"
+            "real = builtins.__import__\n"
+            "def imp(name, *a, **k):\n"
+            "    if name == 'typer':\n"
+            "        raise KeyboardInterrupt\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = imp\n"
+            "runpy.run_module('cli', run_name='__main__')\n")
+    p = subprocess.run([sys.executable, "-c", code, "--help"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert (p.returncode, p.stdout, p.stderr) == (130, "", "barbu: interrupted\n")
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_advise_first_ctrl_c_gives_the_advice_so_far():
     """The first Ctrl-C ends `advise` with the advice on the deals solved so far (exit
