@@ -5,19 +5,20 @@ Every bad input ends as one line on stderr, ``barbu: error: …``, and exit stat
 
 from __future__ import annotations
 
-import contextlib
-import difflib
-import errno
-import json
-import os
-import re
-import signal
 import sys
-import threading
-from pathlib import Path
-from typing import Any, Optional
 
 try:  # (a Ctrl-C while the modules load: the same one line as later, not a traceback)
+    import contextlib
+    import difflib
+    import errno
+    import json
+    import os
+    import re
+    import signal
+    import threading
+    from pathlib import Path
+    from typing import Any, Optional
+
     import typer
 
     from analyzer.errors import BarbuError, CannotWrite, check_given, check_seconds, \
