@@ -66,6 +66,9 @@ def _grid(head: list[str], rows: list[list[str]], left: int = 1) -> str:
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+#: Where a hand is over before any card (No King with the K♥ out of play).
+_OVER = "no card to play: the hand is over"
+
 def render_solve(res: dict[str, Any]) -> str:
     """Text for one ``solve_job`` result."""
     out = [f"deal      {res['deal']}", f"rules     {res['rules']}",
@@ -149,7 +152,7 @@ def render_solve(res: dict[str, Any]) -> str:
             out.append("no line of play: the search was cut short before its first card")
             return "\n".join(out)
         if not res["play"]:  # (nothing left to score: No King's king out)
-            out.append("no card to play: the hand is over")
+            out.append(_OVER)
         else:
             out.append("a line of perfect play (every card keeps the value; others may "
                        "too)" + (":" if done else ", cut short:"))
@@ -167,7 +170,7 @@ def render_solve(res: dict[str, Any]) -> str:
     if "review" in res:
         out.extend(_review_text(res, who))
     if "cards" in res and not res["cards"]:  # (nothing left to score: No King's king out)
-        out += ["", "no card to play: the hand is over"]
+        out += ["", _OVER]
     elif "cards" in res:
         out.append("")
         out.append(f"each legal card of {res['to_move']} (guaranteed value of {who} after "
