@@ -69,6 +69,7 @@ def _grid(head: list[str], rows: list[list[str]], left: int = 1) -> str:
 #: Where a hand is over before any card (No King with the K♥ out of play).
 _OVER = "no card to play: the hand is over"
 
+
 def render_solve(res: dict[str, Any]) -> str:
     """Text for one ``solve_job`` result."""
     out = [f"deal      {res['deal']}", f"rules     {res['rules']}",
