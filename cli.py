@@ -155,7 +155,7 @@ def solve(
 ) -> None:
     from analyzer.jobs import solve_job
     from analyzer.samples import example_deal
-    from reports.text import render_solve
+    from reports.text import render_solve, search_status
 
     opts = {"rules": rules, "contract": contract, "trump": trump, "rank": rank,
             "declarer": declarer, "leader": leader, "seat": seat, "side": side, "bet": bet,
@@ -179,10 +179,19 @@ def solve(
         raise BarbuError("no deal given (a PBN deal, --batch FILE or --example)")
     with Bar("solving", 1, show_pos=True, show_eta=limit is not None) as bar, \
             _first_ctrl_c() as asked:
+        now = [""]  # (the option of the table being solved)
+
         def progress(done: int, total: int, label: str) -> None:
+            now[0] = label
             bar.update(done - bar.pos, item=label, length=total)
 
+        def searching(nodes: int, low: Any, high: Any) -> None:
+            status = search_status(nodes, low, high)
+            bar.update(0, item=f"{now[0]}: {status}" if now[0] else status)
+
         show = bar.enabled and contract is None
+        if asked is not None and bar.enabled:
+            asked.searching = searching  # (a long search tells how far it is)
         if limit is not None:
             bar.deadline(limit)
         res = solve_job({**opts, "deal": deal}, progress=progress if show else None,

@@ -28,7 +28,7 @@ import time
 import weakref
 from fractions import Fraction
 from math import ceil, floor, gcd, lcm
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -137,6 +137,10 @@ SQUEEZE_MAX_VALUES = 64
 USUAL_FIRST = 0.5
 #: How often (seconds) a search that can be asked to stop (``stop``) looks whether it is.
 STOP_POLL = 0.05
+#: A search that has run this many seconds tells its progress to a ``stop`` object that
+#: has a ``searching`` method (:func:`solve`), at each look (``STOP_POLL``) from then on:
+#: a progress display that quick searches leave untouched (no bar drawn and cleared).
+STATUS_AFTER = 0.5
 #: Seconds that the search a stop request cuts short (the first one it cuts: a table's
 #: later searches stop at once) goes on by the squeeze, from what its tests proved, so
 #: that its bounds narrow: halving, the order without a limit, often has nothing proved
@@ -650,6 +654,7 @@ class _Problem:
         #: when the search stops (time.monotonic()), or None; a caller may move it
         self.deadline = None if limit is None else time.monotonic() + limit
         self.stop = stop  # (an object whose is_set() asks the search to stop)
+        self.began = time.monotonic()  # (when run() began: STATUS_AFTER)
         self.timed_out = False  # (whether the last kernel call's time ran out)
         self.direct = False  # (the next kernel call in this thread, whatever its size)
         self.known = [self.lo, self.hi]  # what the finished tests proved (scaled)
@@ -688,6 +693,7 @@ class _Problem:
             return sum((wi * si for wi, si in zip(self.weights, g.score())), Fraction(0))
         if self.grid == 0:
             return Fraction(0)
+        self.began = time.monotonic()
         lo, hi = self.lo, self.hi
         if proved is not None:
             unit = Fraction(self.cc.scale * self.wscale, self.grid)  # a point in steps
@@ -917,6 +923,16 @@ class _Problem:
             raise out[0]
         return out[0]
 
+    def _tell(self, status: Callable[[int, Fraction, Fraction], Any]) -> None:
+        """``status(nodes, low, high)``: the nodes searched so far and the bounds the
+        finished tests proved (read while the search runs: the count may lag a little).
+        A display's error must not stop the watcher that enforces the limits."""
+        try:
+            status(int(self.stats[0]), self.fraction(self.known[0]),
+                   self.fraction(self.known[1]))
+        except Exception:  # (a display's own fault, not the search's)
+            pass
+
     def _stoppable(self) -> bool:
         """Does a search here run in a thread of its own, so that a signal can stop it
         (``_kernel``)?"""
@@ -936,14 +952,18 @@ class _Problem:
         fired: list[bool] = []
         finished = threading.Event()
         deadline, stop = self.deadline, self.stop
+        status = getattr(stop, "searching", None)
 
         def watch() -> None:
             while True:
-                left = None if deadline is None else deadline - time.monotonic()
+                now = time.monotonic()
+                left = None if deadline is None else deadline - now
                 if (left is not None and left <= 0) or (stop is not None and stop.is_set()):
                     fired.append(True)
                     self.P[K.P_NODE_LIMIT] = 1
                     return
+                if callable(status) and now - self.began >= STATUS_AFTER:
+                    self._tell(status)
                 wait = left if stop is None else STOP_POLL if left is None else \
                     min(left, STOP_POLL)
                 if finished.wait(wait):
@@ -1094,7 +1114,10 @@ def solve(deal_or_hands: Deal | Sequence[Iterable[int]], rules: Rules | str,
         (:class:`SearchStopped`, ``reason`` "stop", with the bounds its finished tests
         proved). Under a time limit, after half the time in the usual order, the tests
         go inward from both ends of the range (:data:`SQUEEZE_MAX_VALUES`), so that the
-        bounds narrow.
+        bounds narrow. If it also has a ``searching`` method, a search that has run for
+        :data:`STATUS_AFTER` seconds calls ``stop.searching(nodes, low, high)`` some
+        twenty times a second, from another thread, until it ends: the nodes searched so
+        far and the bounds its finished tests proved (Fractions; a progress display).
     bounds : (low, high), optional
         Values the caller *knows* the result lies within (either may be None): the
         search tests only the values inside, so a bound that does not hold gives a wrong

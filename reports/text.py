@@ -343,6 +343,19 @@ def render_stats_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def search_status(nodes: int, low: Any, high: Any) -> str:
+    """A search in progress, for a progress bar: what its finished tests proved and the
+    nodes searched so far.
+
+    >>> search_status(25_333_351, -14, -8), search_status(812_400, Fraction(-1, 3), 2)
+    ('between -14 and -8, 25.3 M nodes', 'between -1/3 and 2, 812,400 nodes')
+    """
+    from analyzer.doubling import fmt
+
+    count = f"{nodes / 1e6:.1f} M" if nodes >= 1e6 else f"{nodes:,}"
+    return f"between {fmt(Fraction(low))} and {fmt(Fraction(high))}, {count} nodes"
+
+
 def rate_label(done: int, seconds: float, what: str) -> str:
     """``"12.5 deals/min"`` for a progress bar (empty before anything is done).
 

@@ -658,6 +658,43 @@ def test_ctrl_c_says_interrupted():
     assert err.strip().splitlines()[-1] == "barbu: interrupted" and "Traceback" not in err
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX terminal")
+def test_a_long_solve_on_a_terminal_tells_how_far_it_is():
+    """A single search that runs for more than half a second shows, on a terminal's
+    stderr, the bounds proved so far and the nodes searched (the bar moved only when a
+    whole solve ended: under a time limit it stood still at 0% the whole time)."""
+    import pty
+    import re
+    deal = "N:AK72.Q5.A963.KJ4 4.98632.754.T732 QJT9653.JT7.KJT. 8.AK4.Q82.AQ9865"
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "solve", deal, "-c",
+                          "no-tricks", "--time-limit", "2"], stdout=subprocess.PIPE,
+                         stderr=slave, text=True, cwd=ROOT, preexec_fn=_default_sigint,
+                         env={**os.environ, "TERM": "xterm", "COLUMNS": "150"})
+    os.close(slave)
+    chunks = []
+    try:
+        while True:
+            try:
+                b = os.read(master, 4096)
+            except OSError:  # (EIO: the command ended, and its terminal with it)
+                break
+            if not b:
+                break
+            chunks.append(b)
+        out, _ = p.communicate(timeout=120)
+    finally:
+        os.close(master)
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    err = b"".join(chunks).decode()
+    assert p.returncode == 0 and "guaranteed value of seat N: between" in out, (out, err)
+    seen = re.findall(r"between (-?\d+) and (-?\d+), ([\d.,]+(?: M)?) nodes", err)
+    assert len(seen) >= 2 and seen[-1][2] != "0", err
+    assert "Traceback" not in err
+
+
 def test_ctrl_c_while_the_modules_load_says_interrupted():
     """Ctrl-C in the first tenth of a second, while ``cli`` imports typer and the
     packages: the same one line and exit 130, not an import's traceback. (The

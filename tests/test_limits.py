@@ -314,6 +314,44 @@ def test_a_stop_request_ends_a_search_with_bounds() -> None:
                                           stop=quiet)
 
 
+def test_a_long_search_tells_its_progress_to_the_stop_object(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``stop`` with a ``searching`` method hears from a search that has run
+    ``STATUS_AFTER`` seconds, until it ends: nodes that only grow, and bounds that hold
+    the value and only narrow (the example deal's No Tricks for East, several tests); a
+    display that fails changes nothing; a quick search says nothing."""
+    import threading
+
+    from analyzer.samples import example_deal
+
+    class Watched(threading.Event):
+        def __init__(self, fail: bool = False) -> None:
+            super().__init__()
+            self.fail, self.heard = fail, []
+
+        def searching(self, nodes: int, low: Fraction, high: Fraction) -> None:
+            self.heard.append((nodes, low, high))
+            if self.fail:
+                raise RuntimeError("a broken display")
+
+    deal = example_deal()
+    kw = dict(leader="N", seat="E")
+    v = S.solve(deal, "tournament", "no-tricks", **kw)
+    monkeypatch.setattr(S, "STATUS_AFTER", 0.0)
+    for fail in (False, True):
+        ev = Watched(fail)
+        assert S.solve(deal, "tournament", "no-tricks", stop=ev, **kw) == v
+        assert ev.heard and not ev.is_set()
+        for (n0, lo0, hi0), (n1, lo1, hi1) in zip(ev.heard, ev.heard[1:]):
+            assert n0 <= n1 and lo0 <= lo1 and hi1 <= hi0
+        assert all(isinstance(n, int) and lo <= v <= hi for n, lo, hi in ev.heard)
+    assert ev.heard[0][1:] == (-26, 0) and ev.heard[-1][0] > 0
+    monkeypatch.setattr(S, "STATUS_AFTER", 600.0)
+    ev = Watched()
+    assert S.solve(deal, "tournament", "no-tricks", stop=ev, **kw) == v
+    assert ev.heard == []
+
+
 class _Clock:
     def __init__(self) -> None:
         self.t = 100.0
