@@ -86,7 +86,8 @@ Slow searches (52-card negative contracts: seconds to minutes): --time-limit SEC
 answers in about that time, with the bounds a search proved ("between -14 and -12")
 where it could not finish; the first Ctrl-C (not with --batch) stops the searches
 likewise (the one it cuts short takes up to a second more to narrow its bounds), the
-second quits.
+second quits. On a terminal, a search running past half a second shows on stderr the
+bounds proved so far and the nodes searched.
 """
 
 
