@@ -438,10 +438,11 @@ def stats(
     Each deal is solved for each seat as declarer: every contract, every trump suit, every
     Dominoes starting rank (the declarer's guaranteed value), with hand features and
     doubling brackets. Chunks are written as they finish: a stopped run keeps them and
-    --resume finishes it. Schema: docs/stats.md in the barbu-dd sources.
+    --resume finishes it. On a terminal a bar shows the deals done and the solves made in
+    the deals under way. Schema: docs/stats.md in the barbu-dd sources.
     """
     from analyzer.stats import run_stats
-    from reports.text import rate_label
+    from reports.text import rate_label, under_way_label
 
     check_given({"rules": rules, "contracts": contracts, "scheduler": scheduler,
                  "cluster": cluster})
@@ -449,6 +450,10 @@ def stats(
     try:
         with Bar("deals", deals, show_pos=True, show_eta=True) as bar:
             started = []
+            texts = {"rate": "", "under": ""}  # the bar's item: the rate, then the chunks
+
+            def show(n: int = 0) -> None:
+                bar.update(n, item="  ".join(t for t in texts.values() if t))
 
             def progress(done: int, total: int) -> None:
                 if not started:  # a resumed run starts at the deals already done
@@ -456,12 +461,16 @@ def stats(
                     bar.skip(done)
                     bar.update(0)
                 else:
-                    bar.update(done - bar.pos, item=rate_label(
-                        done - bar.base, bar.clock() - bar.t0, "deals"))
+                    texts["rate"] = rate_label(done - bar.base, bar.clock() - bar.t0, "deals")
+                    show(done - bar.pos)
+
+            def working(under: dict) -> None:
+                texts["under"] = under_way_label(under)
+                show()
 
             summary = run_stats(out, deals=deals, seed=seed, rules=rules, contracts=contracts,
                                 workers=workers, scheduler=scheduler, cluster=cluster,
-                                resume=resume, progress=progress,
+                                resume=resume, progress=progress, working=working,
                                 warn=lambda line: bar.write_above(line, err=True))
     except KeyboardInterrupt:
         typer.echo(f"barbu: interrupted; finished chunks are kept in {out}: "

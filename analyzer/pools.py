@@ -124,9 +124,11 @@ def _abandon(pool: Any) -> None:
         setattr(pool, name, lambda: None)
 
 
-def watched(pool: Any, results: Iterable[Any]) -> Iterator[Any]:
+def watched(pool: Any, results: Iterable[Any], idle: Callable[[], Any] | None = None
+            ) -> Iterator[Any]:
     """The items of a pool's ``imap`` / ``imap_unordered`` iterator, checking between
-    them that no worker has died."""
+    them that no worker has died; ``idle()``, if given, is called each time a wait of
+    ``POLL`` seconds ends with no item."""
     it = iter(results)
     while True:
         try:
@@ -135,6 +137,8 @@ def watched(pool: Any, results: Iterable[Any]) -> Iterator[Any]:
             return
         except mp.TimeoutError:
             check_workers(pool)
+            if idle is not None:
+                idle()
             continue
         check_workers(pool)  # (the others' results may flow for minutes after a death)
         yield item

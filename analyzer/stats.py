@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import json
 import math
+import multiprocessing as mp
 import os
 import shutil
 import time
@@ -137,36 +138,68 @@ def _solver(rules: Rules, hands: Sequence[frozenset[int]], declarer: int
     return run
 
 
-def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
+def _chunk_options(task: ChunkTask) -> tuple[list[Any], int]:
+    """Each deal of a chunk with each declarer's options, and the number of solves the
+    chunk makes (the options, and six a doubling bracket: two ends, three opponents)."""
+    from analyzer.dominoes import dominoes_first_seat
+    rules = task.rules
+    contracts = [rules.contracts[cid] for cid in task.contracts]
+    plan, total = [], 0
+    for i in range(task.start, task.stop):
+        deal = deal_for(task.seed, i, rules.deck)
+        per_decl = []
+        for decl in range(4):
+            first = dominoes_first_seat(rules, decl)
+            opts = [(c, trump, rank) for c in contracts
+                    for trump, rank in contract_options(rules, c, deal.hands, first, decl)]
+            per_decl.append(opts)
+            total += len(opts) + 6 * (0 if task.brackets == "none" or not opts
+                                      else 1 if task.brackets == "best" else len(opts))
+        plan.append((i, deal, per_decl))
+    return plan, total
+
+
+def solve_chunk(task: ChunkTask, tick: Callable[[int, int], Any] | None = None
+                ) -> dict[str, pl.DataFrame]:
     """Solve every deal of a chunk: the chunk's four tables (see ``docs/stats.md``).
 
-    A pure function of the task, run in whichever worker; no I/O.
+    A pure function of the task, run in whichever worker; no I/O. ``tick(done, total)``,
+    if given, is called before the first solve and after each: the solves made and the
+    solves the chunk makes in all.
     """
-    from analyzer.dominoes import dominoes_first_seat
     from analyzer.solve import declarer_bet_bounds, score_sign
     rules = task.rules
     contracts = [rules.contracts[cid] for cid in task.contracts]
     signs = {c.id: score_sign(rules, c) for c in contracts}
     rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
-    for i in range(task.start, task.stop):
-        deal = deal_for(task.seed, i, rules.deck)
+    plan, total = _chunk_options(task)
+    done = 0
+
+    def solved_one() -> None:
+        nonlocal done
+        done += 1
+        if tick is not None:
+            tick(done, total)
+
+    if tick is not None:
+        tick(0, total)
+    for i, deal, per_decl in plan:
         hands = deal.hands
         rows["deals"].append({"deal": i, "pbn": deal.to_pbn()})
         for seat, f in enumerate(deal_features(hands, rules.deck)):
             rows["features"].append({"deal": i, "seat": Seat(seat).name, **f})
         for decl in range(4):
             run = _solver(rules, hands, decl)
-            first = dominoes_first_seat(rules, decl)
             solved: list[tuple[Contract, int | None, int | None, Fraction]] = []
-            for c in contracts:
-                for trump, rank in contract_options(rules, c, hands, first, decl):
-                    v = run(c, trump, rank, seat=decl)
-                    solved.append((c, trump, rank, v))
-                    t, k = _opt_names(trump, rank)
-                    fv, num, den = _frac(v)
-                    rows["values"].append({"deal": i, "declarer": Seat(decl).name,
-                                           "contract": c.id, "trump": t, "rank": k,
-                                           "value": fv, "value_num": num, "value_den": den})
+            for c, trump, rank in per_decl[decl]:
+                v = run(c, trump, rank, seat=decl)
+                solved_one()
+                solved.append((c, trump, rank, v))
+                t, k = _opt_names(trump, rank)
+                fv, num, den = _frac(v)
+                rows["values"].append({"deal": i, "declarer": Seat(decl).name,
+                                       "contract": c.id, "trump": t, "rank": k,
+                                       "value": fv, "value_num": num, "value_den": den})
             if task.brackets == "none" or not solved:
                 continue
             if task.brackets == "best":
@@ -185,7 +218,9 @@ def solve_chunk(task: ChunkTask) -> dict[str, pl.DataFrame]:
                     w = [0, 0, 0, 0]
                     w[decl], w[opp] = 1, -1
                     vx = run(c, trump, rank, weights=w, maximizers=[decl], **hint)
+                    solved_one()
                     vy = run(c, trump, rank, weights=[-x for x in w], maximizers=[opp])
+                    solved_one()
                     rows["brackets"].append({"deal": i, "declarer": Seat(decl).name,
                                              "opponent": Seat(opp).name, "contract": c.id,
                                              "trump": t, "rank": k, "low": float(vx),
@@ -444,25 +479,75 @@ def _connect_dask(scheduler: str | None, cluster: str | None, workers: int | Non
     return client, lc
 
 
-def _run_serial(tasks: list[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
+#: Seconds between two reports of the solves made in a chunk under way (``working``).
+WORKING_EVERY = 0.25
+
+#: The solves made in each chunk of a pool's run (``[2k]``: made, ``[2k + 1]``: in all),
+#: a shared array the forked workers inherit; None outside such a run.
+_SHARED: Any = None
+
+Working = Callable[[dict[int, tuple[int, int]]], Any]
+
+
+def _run_serial(tasks: list[ChunkTask], working: Working | None = None
+                ) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
     for t in tasks:
-        yield t, solve_chunk(t)
+        yield t, solve_chunk(t, None if working is None else _reporter(t.chunk, working))
+        if working is not None:
+            working({})
 
 
-def _run_processes(tasks: list[ChunkTask], workers: int
+def _reporter(chunk: int, working: Working) -> Callable[[int, int], None]:
+    """A chunk's ``tick`` in this process: ``working`` at most every ``WORKING_EVERY``
+    seconds."""
+    last = float("-inf")
+
+    def tick(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= WORKING_EVERY:
+            last = now
+            working({chunk: (done, total)})
+    return tick
+
+
+def _run_processes(tasks: list[ChunkTask], workers: int, working: Working | None = None
                    ) -> Iterator[tuple[ChunkTask, dict[str, pl.DataFrame]]]:
+    global _SHARED
     # fork as analyzer.batch does: no re-import of the caller's main module, and the
     # kernels loaded here first are inherited (each worker would load or compile them)
     kinds = [tasks[0].rules.contracts[cid] for cid in tasks[0].contracts]
     load_kernels(tricks=any(c.is_tricks for c in kinds),
                  dominoes=any(c.is_dominoes for c in kinds))
-    pool = fork_pool(min(workers, len(tasks)))
+    # the workers write their solve counts where the parent reads them (forked workers
+    # only: a spawned one would not share the array)
+    shared = (mp.get_context("fork").RawArray("q", 2 * len(tasks))
+              if working is not None and "fork" in mp.get_all_start_methods() else None)
+    _SHARED = shared
+    try:
+        pool = fork_pool(min(workers, len(tasks)))
+    finally:
+        _SHARED = None
+    finished: set[int] = set()
+
+    def look() -> None:
+        if shared is None:
+            return
+        under = {}
+        for k, t in enumerate(tasks):
+            total = shared[2 * k + 1]
+            if total and k not in finished:
+                under[t.chunk] = (min(shared[2 * k], total), total)
+        working(under)
+
     ok = False
     try:
         for item in watched(pool, pool.imap_unordered(_solve_indexed, list(enumerate(tasks)),
-                                                      chunksize=1)):
+                                                      chunksize=1), idle=look):
             k, tables = item
+            finished.add(k)
             yield tasks[k], tables
+            look()
         ok = True
     finally:
         if ok:
@@ -473,7 +558,16 @@ def _run_processes(tasks: list[ChunkTask], workers: int
 
 
 def _solve_indexed(item: tuple[int, ChunkTask]) -> tuple[int, dict[str, pl.DataFrame]]:
-    return item[0], solve_chunk(item[1])
+    k, task = item
+    return k, solve_chunk(task, None if _SHARED is None else _writer(_SHARED, k))
+
+
+def _writer(shared: Any, k: int) -> Callable[[int, int], None]:
+    """Task ``k``'s ``tick`` in a worker: its counts written where the parent reads."""
+    def tick(done: int, total: int) -> None:
+        shared[2 * k + 1] = total  # (first: the parent skips a chunk whose total is 0)
+        shared[2 * k] = done
+    return tick
 
 
 def _run_dask(client: Any, tasks: list[ChunkTask]
@@ -503,7 +597,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
               scheduler: str | None = None, cluster: str | None = None,
               resume: bool = False, progress: Callable[[int, int], Any] | None = None,
               chunk_size: int | None = None, brackets: str = "best",
-              warn: Callable[[str], Any] | None = None) -> dict[str, Any]:
+              warn: Callable[[str], Any] | None = None,
+              working: Working | None = None) -> dict[str, Any]:
     """Solve every option of ``deals`` random deals for every declarer into a dataset.
 
     Parameters
@@ -542,6 +637,13 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
         run includes contracts whose 52-card solves take seconds to minutes each today
         (:func:`analyzer.advise.slow_ids`): each deal solves them for all four
         declarers.
+    working : callable, optional
+        ``working({chunk: (solves made, solves in all)})`` for the chunks under way: a
+        deal's solves can take minutes on 52 cards, and ``progress`` only moves when a
+        chunk ends. Called when a chunk starts and then at most every ``WORKING_EVERY``
+        seconds in this process, or about every ``analyzer.pools.POLL`` seconds with
+        local processes, and after each finished chunk (without it); not with a Dask back
+        end.
 
     Returns
     -------
@@ -656,8 +758,8 @@ def run_stats(out_dir: str | Path, *, deals: int, seed: int, rules: str | Rules 
             backend = "serial" if n_workers == 1 or len(tasks) <= 1 else "processes"
             # (the summary reports the processes used: never more than the chunks)
             n_workers = 1 if backend == "serial" else min(n_workers, len(tasks))
-            results = _run_serial(tasks) if backend == "serial" else _run_processes(
-                tasks, n_workers)
+            results = (_run_serial(tasks, working) if backend == "serial"
+                       else _run_processes(tasks, n_workers, working))
         try:
             for task, tables in results:
                 with _writing(out):

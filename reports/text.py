@@ -356,6 +356,22 @@ def search_status(nodes: int, low: Any, high: Any) -> str:
     return f"between {fmt(Fraction(low))} and {fmt(Fraction(high))}, {count} nodes"
 
 
+def under_way_label(under: dict[int, tuple[int, int]]) -> str:
+    """The solves made in the chunks of a ``barbu stats`` run under way, for its bar
+    (empty when none is).
+
+    >>> under_way_label({3: (41, 156), 4: (12, 150)})
+    'under way: 53/306 solves'
+    >>> under_way_label({})
+    ''
+    """
+    if not under:
+        return ""
+    done = sum(d for d, _ in under.values())
+    total = sum(t for _, t in under.values())
+    return f"under way: {done}/{total} solves"
+
+
 def rate_label(done: int, seconds: float, what: str) -> str:
     """``"12.5 deals/min"`` for a progress bar (empty before anything is done).
 

@@ -110,6 +110,53 @@ def test_resume_progress_counts_a_partial_last_chunk_as_its_own_deals(tmp_path):
     assert seen == [(3, 5), (5, 5)]
 
 
+def _solves_by_deal(data: dict[str, pl.DataFrame]) -> dict[int, int]:
+    """The solves each deal of a dataset took, counted from its rows: one a value, two a
+    doubling bracket (its two ends)."""
+    n = {i: 0 for i in data["deals"]["deal"].to_list()}
+    for i in data["values"]["deal"].to_list():
+        n[i] += 1
+    for i in data["brackets"]["deal"].to_list():
+        n[i] += 2
+    return n
+
+
+def test_working_reports_each_solve_of_the_chunk_under_way(tmp_path, monkeypatch):
+    """A chunk's progress between its start and end (a 52-card deal takes minutes): in
+    this process, every solve once the report interval is 0, up to the solves its rows
+    show."""
+    monkeypatch.setattr(S, "WORKING_EVERY", 0.0)
+    seen: list[dict] = []
+    out = tmp_path / "ds"
+    S.run_stats(out, deals=2, workers=1, chunk_size=1, working=lambda u: seen.append(u),
+                **CHEAP)
+    want = _solves_by_deal(S.load_dataset(out))
+    assert all(len(u) == 1 for u in seen if u) and seen[-1] == {}
+    for chunk in (0, 1):
+        mine = [u[chunk] for u in seen if chunk in u]
+        total = want[chunk]
+        assert total > 10 and mine == [(d, total) for d in range(total + 1)]
+
+
+def test_working_reports_the_chunks_under_way_in_worker_processes(tmp_path, monkeypatch):
+    """With local processes the parent reads the workers' counts at each poll: they only
+    grow, up to each chunk's solves; a finished chunk leaves the report."""
+    import analyzer.pools as pools
+    monkeypatch.setattr(pools, "POLL", 0.005)
+    seen: list[dict] = []
+    out = tmp_path / "ds"
+    s = S.run_stats(out, deals=2, workers=2, chunk_size=1, working=lambda u: seen.append(u),
+                    contracts="no-king,dominoes,no-tricks", rules="barbu-32", seed=2026)
+    assert s["backend"] == "processes"
+    want = _solves_by_deal(S.load_dataset(out))
+    assert seen[-1] == {}  # (the last chunk has ended)
+    for chunk in (0, 1):
+        mine = [u[chunk] for u in seen if chunk in u]
+        assert mine and all(t == want[chunk] for _, t in mine)
+        assert [d for d, _ in mine] == sorted(d for d, _ in mine)
+    assert any(0 < d < t for u in seen for d, t in u.values())
+
+
 def test_resolve_contracts():
     r = load_rules("barbu-32")
     assert S.resolve_contracts(r, None) == r.match_contracts
