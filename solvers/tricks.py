@@ -99,7 +99,12 @@ scalars only and rebuilds its other arrays from their addresses (``mbuf[MB_CTX]`
 written by ``_search``): numba passes an array as 7-9 words, so a recursive call with all
 twelve copied about 95 words a node, and in some builds (by the size of the stack frame,
 that is by chance) those copies ran six times slower, the whole search twice
-(BENCHMARKS.md, twenty-third session).
+(BENCHMARKS.md, twenty-third session). The helpers likewise take ``np.int64`` and
+``np.bool_`` values where a call passes a constant, and a counter that one gets starts as
+``np.int64(0)``: a literal argument, or a variable typed as one before ``n += 1`` widens
+it, compiles the whole helper again for that constant (103 signatures where 90 do; the
+first compile took about 15% more CPU, the search the same: BENCHMARKS.md, sixty-sixth
+session).
 """
 
 import numpy as np
@@ -995,7 +1000,7 @@ def _quick_tricks(hands, L, tl, P, want):
     reached (the count returned may then be below the best one).
     """
     if P[P_TRUMP] >= 0:
-        n, rel, pk = _qt_single(hands, L, tl, P, 0, 15)
+        n, rel, pk = _qt_single(hands, L, tl, P, np.int64(0), 15)
         return n, rel
     team_fr = _team_mask(L, P)
     n, rel, pkL = _qt_single(hands, L, tl, P, team_fr, 15)
@@ -1036,9 +1041,9 @@ def _quick_tricks(hands, L, tl, P, want):
                 continue
             # the leader's suits that keep the lead, other than e, and t's discards
             # while he cashes them (rounds where t is void)
-            A0 = 0
-            D = 0
-            sl = 0
+            A0 = np.int64(0)
+            D = np.int64(0)
+            sl = np.int64(0)
             for s in range(4):
                 c = (pkL >> (5 * s)) & 15
                 if s != e and c > 0:
@@ -1080,7 +1085,8 @@ def _quick_tricks(hands, L, tl, P, want):
                     mm ^= 1 << x
                     ff ^= 1 << y
                 mm ^= 1 << ec
-                m, r2 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << ttop), ce, -1, -1, tl, P,
+                m, r2 = _qt_entry(hands, L, t, e, mm, ff ^ (1 << ttop), ce, np.int64(-1),
+                                  np.int64(-1), tl, P,
                                   team_fr, A0, D, sl, relL, pkL)
                 r2 |= _bit(16 * e + ec) | _bit(16 * e + ttop)
                 if ot != 0:
@@ -1279,7 +1285,7 @@ def _win_cash(hands, hh, c, tl, P):
     mine = (hands[hh] & b) != 0
     if mine:
         hands[hh] &= ~b
-    n, rel, pk = _qt_single(hands, hh, tl - 1, P, 0, 15)
+    n, rel, pk = _qt_single(hands, hh, tl - 1, P, np.int64(0), 15)
     if mine:
         hands[hh] |= b
     return 1 + n, rel | b
@@ -1547,7 +1553,7 @@ def _neg_bounds(hands, leader, tl, P, scm):
         my = _lane(hands[D], s)
         if my == 0:
             continue
-        oth = 0
+        oth = np.int64(0)
         tops = 0
         for q in range(4):
             if q != D:
@@ -2518,7 +2524,7 @@ def _tt_probe(hands, tl, h, needed, P, ttk, tte, ttd, kbuf):
     ``_node``'s lookup, without reordering the chain or taking the entry's move."""
     E = P[P_KWORDS]
     bits = P[P_TTBITS]
-    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, False)
+    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, np.bool_(False))
     g = ttd[hs] - 1 if hs >= 0 else -1
     while g >= 0:
         lens4 = np.int64(tte[g, 2])
@@ -2584,7 +2590,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
     E = P[P_KWORDS]
     rem = hands[0] | hands[1] | hands[2] | hands[3]
     trump = P[P_TRUMP]
-    lens4 = 0
+    lens4 = np.int64(0)
     m0 = np.uint64(0)
     m1 = np.uint64(0)
     for s in range(4):
@@ -2613,7 +2619,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
     c1 = kbuf[tl, E + 1] & m1
     bits = P[P_TTBITS]
     n = np.int64(1) << bits
-    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
+    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, np.bool_(True))
     if hs < 0:
         return
     g = ttd[hs] - 1
@@ -2634,7 +2640,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             ttd[:] = 0
             stats[13] = 0
             stats[14] += 1
-            hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, True)
+            hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, np.bool_(True))
             x = _te_hash(hs, lens4, c0, c1)
             g = -1
         if g < 0:
@@ -3057,12 +3063,12 @@ def _order_snt(hands, tbuf, base, nt, p, tl, moves, inplay, mbuf, ply, first, ki
     team = (1 << p) | (1 << pa)
     nb_win1 = -1
     la = nt < 3 and P[P_QT] != 0 and LA_W != 0 and tl >= LA_TL
-    la_sk = 0
+    la_sk = np.int64(0)
     if la:
         for s in range(4):
             la_sk |= _la_suit(hands, team, np.uint64(0), s) << (8 * s)
     optw = OPT_LA_W if la and tl >= OPT_LA_TL else OPT_W
-    n = 0
+    n = np.int64(0)
     for s in range(4):
         ln = _lane(moves, s)
         if ln == 0:
@@ -3212,7 +3218,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     gain = sign * (w[p] - wo)
     scoring = masks[M_SCORING] & ~hands[p]
     negd = P[P_NEG] - 1
-    n = 0
+    n = np.int64(0)
     # caches (the search is unchanged): a card that does not beat the trick's current
     # card leaves the same (cur, win) to the later seats, so their predicted winner
     # depends only on the sign of the trick's worth (index 0: <= 0, 1: > 0); the
@@ -3236,7 +3242,7 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
     # a notrump card looks to the end of its trick (``_la_trick``): the side's sure tricks
     # by suit before the trick, 8 bits a suit
     la = nt < 3 and trump < 0 and P[P_QT] != 0 and negd < 0 and LA_W != 0 and tl >= LA_TL
-    la_sk = 0
+    la_sk = np.int64(0)
     if la:
         for s in range(4):
             la_sk |= _la_suit(hands, team, np.uint64(0), s) << (8 * s)
@@ -3311,9 +3317,9 @@ def _order(base, nt, p, tl, legal, mbuf, ply, first, kil):
                 if est == 0 and scoring == 0:
                     win = p
                 else:
-                    win = _follow(hands, p, 0, s, c, p, est, P)
+                    win = _follow(hands, p, np.int64(0), s, c, p, est, P)
                 if scoring != 0:
-                    est += _dumps(hands, p, 0, s, win, P, scoring)
+                    est += _dumps(hands, p, np.int64(0), s, win, P, scoring)
             else:
                 cur = wc
                 beats = False
@@ -3602,7 +3608,7 @@ def _tt_lookup(hands, leader, tl, needed, st_t, st_c, rcnt, P, ttk, tte, ttd, kb
     E = P[P_KWORDS]
     h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, tl)
     bits = P[P_TTBITS]
-    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, False)
+    hs = _tt_head(ttk, ttd, E, kbuf, tl, h, bits, np.bool_(False))
     g = ttd[hs] - 1 if hs >= 0 else -1
     prev = np.int64(-1)
     first = np.int64(-1)
@@ -3710,7 +3716,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             # last trick among seats of one weight leaves the value as it is
             rel1 = _bit(wc) if _rank_scores(tbuf, base, leader, wi, w, P) else np.uint64(0)
             nst_t, nst_c = _after_trick(P, st_t, st_c, win, tmask, masks, rcnt, tbuf, base)
-            adj = _terminal(P, nst_t, nst_c, rcnt, True, False)
+            adj = _terminal(P, nst_t, nst_c, rcnt, np.bool_(True), np.bool_(False))
             if P[P_RAVAGE] != 0:
                 for i in range(4):
                     rcnt[4 * win + (tbuf[base + i] >> 4)] -= 1
