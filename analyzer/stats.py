@@ -524,20 +524,33 @@ def _run_processes(tasks: list[ChunkTask], workers: int, working: Working | None
     shared = (mp.get_context("fork").RawArray("q", 2 * len(tasks))
               if working is not None and "fork" in mp.get_all_start_methods() else None)
     _SHARED = shared
+    n = min(workers, len(tasks))
     try:
-        pool = fork_pool(min(workers, len(tasks)))
+        pool = fork_pool(n)
     finally:
         _SHARED = None
     finished: set[int] = set()
+    first = 0  # (every task before it has finished)
 
     def look() -> None:
+        # tasks start in their order, so those under way lie from the first unfinished
+        # one to where more unstarted ones than workers follow: a big run's many chunks
+        # are not all read at each look
+        nonlocal first
         if shared is None:
             return
+        while first in finished:
+            first += 1
         under = {}
-        for k, t in enumerate(tasks):
+        unstarted = 0
+        k = first
+        while k < len(tasks) and unstarted <= n:
             total = shared[2 * k + 1]
-            if total and k not in finished:
-                under[t.chunk] = (min(shared[2 * k], total), total)
+            if not total:
+                unstarted += 1
+            elif k not in finished:
+                under[tasks[k].chunk] = (min(shared[2 * k], total), total)
+            k += 1
         working(under)
 
     ok = False
