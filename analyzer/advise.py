@@ -57,7 +57,7 @@ import numpy as np
 
 from analyzer.cards import RANK_CHARS, Seat, as_hand, as_seat, card_name, format_hand
 from analyzer.errors import BarbuError, check_seconds, check_whole, check_workers
-from analyzer.pools import fork_pool, load_kernels, wait_for
+from analyzer.pools import compile_together, fork_pool, load_kernels, wait_for
 from analyzer.rules import (BUILTIN_PRESETS, Contract, Rules, builtin_game, game_fingerprint,
                             load_rules, same_game_as_builtin)
 from analyzer.sampler import Hands, Sampler, parse_constraints, sample_deals
@@ -488,6 +488,8 @@ class _Runner:
         if self.workers > 1 and self.pool is None and len(items) > 1:
             opts = _CTX["options"]
             kinds = {opts[k].contract.is_dominoes for t in items for k, _ in t[2]}
+            if len(kinds) == 2:
+                compile_together()  # (a first run: both kernels at once, on two cores)
             warm = []
             for j in range(len(items) - 1, -1, -1):  # the cheapest tasks come last
                 new = {opts[k].contract.is_dominoes for k, _ in items[j][2]} & kinds

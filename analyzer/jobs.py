@@ -710,6 +710,10 @@ class Job:
             raise BarbuError(f"no option of {self.rules.name}'s match applies to this "
                              "position (Dominoes needs a whole deal): name a --contract")
 
+        if len({c.is_dominoes for c, _, _, _ in todo}) == 2:
+            from analyzer.pools import compile_together
+            compile_together()  # (a first run: the two kernels compiled on two cores)
+
         # the likely quick ones are solved first (the rows keep the options' order):
         # under a time limit they leave their shares to the slow ones, and a Ctrl-C in
         # a slow one finds them done

@@ -49,7 +49,7 @@ def kernel_cached(kernel: Any) -> bool:
     return any(isinstance(k, tuple) and len(k) > 1 and k[1] == magic for k in index)
 
 
-def _nowhere(kernel: Any) -> bool:
+def kernel_uncachable(kernel: Any) -> bool:
     """Whether numba has no place to cache ``kernel`` (every run compiles it)."""
     return type(getattr(kernel, "_cache", None)).__name__ == "NullCache"
 
@@ -64,7 +64,8 @@ def before_search(kernel: Any) -> None:
     if NOTICE is None or _told or kernel_cached(kernel):
         return
     _told = True
-    NOTICE(COMPILING_EVERY_RUN if _nowhere(kernel) else COMPILING)
+    NOTICE(COMPILING_EVERY_RUN if kernel_uncachable(kernel) else COMPILING)
 
 
-__all__ = ["NOTICE", "COMPILING", "COMPILING_EVERY_RUN", "kernel_cached", "before_search"]
+__all__ = ["NOTICE", "COMPILING", "COMPILING_EVERY_RUN", "kernel_cached", "kernel_uncachable",
+           "before_search"]

@@ -13,7 +13,9 @@ and frees the queue locks a killed worker may have held (:func:`_stop`): the poo
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
+import sys
 from typing import Any, Callable, Iterable, Iterator
 
 #: seconds between two looks at the workers while a result is awaited
@@ -81,14 +83,80 @@ def load_kernels(tricks: bool = True, dominoes: bool = True) -> None:
     """Load the trick and Dominoes kernels in this process (compiling them the first time
     ever), so that the workers forked after it inherit them: each worker would otherwise
     load them itself, or on a cold cache compile them itself (a first run with two
-    workers took twice the CPU of one). A tiny solve each, a fraction of a second warm."""
-    from analyzer.cards import random_deal
-    if tricks:
-        from analyzer.solve import solve
-        solve(random_deal(0, 32, 2), "barbu-32", "no-tricks", leader=0, seat=0)
+    workers took twice the CPU of one). A tiny solve each, a fraction of a second warm.
+
+    Where both are to be compiled (the first run after installing), a helper process
+    compiles the Dominoes kernel into the cache on another core while this one compiles
+    the trick kernel, and this one then loads it from there (:func:`compile_beside`)."""
+    helper = compile_beside() if tricks and dominoes else None
+    try:
+        if tricks:
+            _load_tricks()
+        if helper is not None:
+            helper.join()  # (what it wrote to the cache is loaded below; if it failed,
+            #                 the Dominoes kernel is compiled here as before)
+    finally:
+        if helper is not None and helper.exitcode is None:  # (Ctrl-C, an error)
+            helper.kill()
+            helper.join()
     if dominoes:
-        from analyzer.dominoes import solve_dominoes
-        solve_dominoes(random_deal(0, 32), "barbu-32", "dominoes", first=0, seat=0)
+        _load_dominoes()
+
+
+def compile_together() -> None:
+    """Before a run that needs both kernels in this process: where neither is compiled
+    or cached yet, compile both at once (:func:`load_kernels`); otherwise nothing."""
+    if _both_cold():
+        load_kernels()
+
+
+def _load_tricks() -> None:
+    from analyzer.cards import random_deal
+    from analyzer.solve import solve
+    solve(random_deal(0, 32, 2), "barbu-32", "no-tricks", leader=0, seat=0)
+
+
+def _load_dominoes() -> None:
+    from analyzer.cards import random_deal
+    from analyzer.dominoes import solve_dominoes
+    solve_dominoes(random_deal(0, 32), "barbu-32", "dominoes", first=0, seat=0)
+
+
+def _both_cold() -> bool:
+    """Whether neither kernel is compiled or cached yet, and numba can cache them (with
+    no place to cache, a helper's compile would be lost)."""
+    from analyzer.kernels import kernel_cached, kernel_uncachable
+    from solvers import dominoes as D
+    from solvers import tricks as K
+    return not (kernel_cached(K._solve) or kernel_cached(D._solve)
+                or kernel_uncachable(D._solve))
+
+
+def _compile_dominoes() -> None:
+    """A helper's task: compile the Dominoes kernel into numba's cache, and exit."""
+    _worker_start()  # (Ctrl-C is the parent's; it dies with the parent)
+    from analyzer import kernels
+    kernels.NOTICE = None  # (the parent gives the note)
+    try:
+        _load_dominoes()
+    except Exception:  # (no traceback here: the parent compiles it again and says why)
+        sys.exit(1)
+
+
+def compile_beside() -> Any:
+    """On a first run, where both kernels are to be compiled and this machine has a
+    second core: a forked helper process that compiles the Dominoes kernel into numba's
+    cache meanwhile (the caller ``join()``s it, then loads the kernel from the cache; a
+    killed helper leaves no partial file, numba writes each under a temporary name).
+    None otherwise. The two compiles are independent: they share no compiled function,
+    and numba caches each function in files of its own."""
+    if ((os.cpu_count() or 1) < 2 or "fork" not in mp.get_all_start_methods()
+            or mp.current_process().daemon or not _both_cold()):  # (a pool's worker
+        #                                                           may have no child)
+        return None
+    helper = mp.get_context("fork").Process(target=_compile_dominoes, daemon=True)
+    helper.start()
+    return helper
 
 
 def _worker_start() -> None:
@@ -157,4 +225,5 @@ def wait_for(pool: Any, get: Callable[[float], Any], empty: type[Exception]) -> 
         return got
 
 
-__all__ = ["WorkerDied", "fork_pool", "load_kernels", "check_workers", "watched", "wait_for", "POLL"]
+__all__ = ["WorkerDied", "fork_pool", "load_kernels", "compile_beside",
+           "compile_together", "check_workers", "watched", "wait_for", "POLL"]

@@ -259,3 +259,100 @@ def test_a_batch_takes_every_core_by_default(monkeypatch):
         assert sizes == want
     sizes.clear()
     assert len(list(B.run_batch(jobs[:2], 0))) == 2 and sizes == [2]
+
+
+def _fake_loads(monkeypatch, tmp_path, cold: bool, tricks=None, dominoes=None):
+    """Stand-ins for the two kernels' loads that log ``kernel pid`` lines to a file,
+    with ``_both_cold`` answering ``cold``."""
+    from analyzer import pools
+    log = tmp_path / "loads"
+
+    def logger(name, then):
+        def load():
+            with open(log, "a") as f:
+                f.write(f"{name} {os.getpid()}\n")
+            if then is not None:
+                then()
+        return load
+    monkeypatch.setattr(pools, "_both_cold", lambda: cold)
+    monkeypatch.setattr(pools, "_load_tricks", logger("tricks", tricks))
+    monkeypatch.setattr(pools, "_load_dominoes", logger("dominoes", dominoes))
+    return lambda: [ln.split() for ln in log.read_text().splitlines()]
+
+
+def test_a_first_run_compiles_the_dominoes_kernel_in_a_helper_meanwhile(tmp_path,
+                                                                         monkeypatch):
+    """Both kernels cold (the first run after installing): a forked helper compiles
+    the Dominoes kernel into the cache while this process compiles the trick kernel,
+    and this process loads it after the helper has ended (the README's first advice,
+    from an empty cache: 46.6-53.9 s against 58.3-63.8 s, measured). Anything else: no
+    helper."""
+    from analyzer import pools
+    me = str(os.getpid())
+    loads = _fake_loads(monkeypatch, tmp_path, cold=True, tricks=lambda: time.sleep(0.3))
+    pools.load_kernels()
+    got = loads()
+    helper = [pid for name, pid in got if pid != me]
+    assert len(helper) == 1 and ["dominoes", helper[0]] in got
+    assert [x for x in got if x[1] == me] == [["tricks", me], ["dominoes", me]]
+    assert got.index(["dominoes", helper[0]]) < got.index(["dominoes", me])  # (joined)
+
+    for cold, kw in ((False, {}), (True, {"dominoes": False}), (True, {"tricks": False})):
+        (tmp_path / "loads").unlink()
+        loads = _fake_loads(monkeypatch, tmp_path, cold=cold)
+        pools.load_kernels(**kw)
+        assert {pid for _, pid in loads()} == {me}
+
+
+def test_a_helper_that_fails_is_made_good_and_one_left_behind_is_stopped(tmp_path,
+                                                                         monkeypatch):
+    """The helper's failure leaves the Dominoes kernel to this process, silently; an
+    exception here (a Ctrl-C during the trick kernel's compile) kills the helper."""
+    from analyzer import pools
+    me = os.getpid()
+
+    def fail_in_helper():
+        if os.getpid() != me:
+            raise RuntimeError("no")
+    loads = _fake_loads(monkeypatch, tmp_path, cold=True, dominoes=fail_in_helper)
+    pools.load_kernels()
+    assert loads()[-1] == ["dominoes", str(me)]
+
+    def interrupted():
+        for _ in range(100):  # (until the helper has begun)
+            if len(loads()) > 1:
+                break
+            time.sleep(0.05)
+        raise KeyboardInterrupt
+    (tmp_path / "loads").unlink()
+    loads = _fake_loads(monkeypatch, tmp_path, cold=True, tricks=interrupted,
+                        dominoes=lambda: os.getpid() != me and time.sleep(60))
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        pools.load_kernels()
+    assert time.monotonic() - t0 < 10
+    helper = [int(pid) for _, pid in loads() if int(pid) != me]
+    assert len(helper) == 1 and not os.path.exists(f"/proc/{helper[0]}")  # (reaped)
+
+
+def test_the_runs_that_need_both_kernels_compile_them_together(monkeypatch):
+    """`barbu advise` (its first tasks run in the parent) and `barbu solve`'s table of
+    every contract ask for both kernels at once (``compile_together``: a no-op unless
+    both are cold), before their first solve; with one kind of option they do not."""
+    from analyzer import advise as A
+    from analyzer import pools
+    from analyzer.jobs import Job
+    calls = []
+    monkeypatch.setattr(A, "compile_together", lambda: calls.append("advise"))
+    monkeypatch.setattr(pools, "compile_together", lambda: calls.append("table"))
+    hand = "KQJ7..AK9.8"
+    A.advise(hand, rules="barbu-32", remaining="trumps,dominoes", samples=4, seed=1,
+             workers=2, doubling="none")
+    A.advise(hand, rules="barbu-32", remaining="trumps", samples=4, seed=1, workers=2,
+             doubling="none")
+    assert calls == ["advise"]
+    deal = "N:T.J.8.KQJT8 7.AQT9.AJ.A K98.87.97.9 AQJ.K.KQT.7"
+    Job({"deal": deal, "rules": "barbu-32"}).run()
+    assert calls == ["advise", "table"]
+    Job({"deal": "N:AK.7.. QJ.8.. ..AK.7 ..QJ.8", "rules": "barbu-32"}).run()  # (endgame)
+    assert calls == ["advise", "table"]
