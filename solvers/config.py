@@ -20,6 +20,7 @@ drop it, the kernels compile with the runtime again, only slower.)
 
 import os
 import tempfile
+import time
 
 
 def _no_nrt() -> dict[str, bool]:
@@ -167,6 +168,123 @@ def _cache_dir() -> bool:
 CACHE_NOTE: str | None = None
 
 
+#: seconds a compile waits for another process compiling the same function before it
+#: compiles it too (``_compile_once``)
+COMPILE_WAIT = 300.0
+
+#: the compile locks this process holds: lock file -> [descriptor, depth]
+_held: dict[str, list[int]] = {}
+
+
+def _compile_lock_path(dispatcher) -> str | None:  # type: ignore[no-untyped-def]
+    """The lock file of a cached numba function (beside its cache index), or None."""
+    try:
+        return dispatcher._cache._cache_file._index_path + ".lock"
+    except AttributeError:  # (no place to cache: numba's NullCache)
+        return None
+
+
+def compile_busy(dispatcher) -> bool:  # type: ignore[no-untyped-def]
+    """Whether another process is compiling this cached numba function right now."""
+    path = _compile_lock_path(dispatcher)
+    if path is None or path in _held:
+        return False
+    try:
+        import fcntl
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except (ImportError, OSError):
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def _lock_waiting(path: str) -> int | None:
+    """The compile lock ``path`` taken (a descriptor), waiting up to
+    :data:`COMPILE_WAIT` seconds for another process to let it go; None where it cannot
+    be had."""
+    try:
+        import fcntl
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # (numba's own, made early)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except (ImportError, OSError):
+        return None
+    end = time.monotonic() + COMPILE_WAIT
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                if time.monotonic() > end:
+                    break
+                time.sleep(0.02)
+            except OSError:
+                break
+    except BaseException:  # (Ctrl-C while waiting)
+        os.close(fd)
+        raise
+    os.close(fd)
+    return None
+
+
+def _compile_once() -> None:
+    """One process at a time compiles a cached function; the others wait and load it.
+
+    numba compiles a function that its cache lacks, whoever else is compiling it: two
+    processes that compile the same kernel at once (a helper compiles half of the first
+    compile beside the process that needs it, ``analyzer.pools.compile_beside``; or two
+    commands started together after installing) each compiled the functions they both
+    reached at about the same time, and a kernel then linked two copies of them. Here,
+    before numba looks in its cache, a compile takes a lock on that function's cache
+    index (``fcntl.flock``, let go when the process ends, however it ends); one that
+    waited then finds the other's code in the cache. The call graph has no cycles (a
+    function calls only itself), so two processes cannot wait on each other. Where no
+    lock can be had, or after :data:`COMPILE_WAIT` seconds, as numba alone. Patched once,
+    in place."""
+    try:
+        from numba.core import sigutils
+        from numba.core.dispatcher import Dispatcher
+        compile_ = Dispatcher.compile
+    except (ImportError, AttributeError):  # pragma: no cover - another numba
+        return
+    if getattr(compile_, "_barbu", False):
+        return
+
+    def compile(self, sig):  # type: ignore[no-untyped-def]
+        path = _compile_lock_path(self)
+        if path is None:
+            return compile_(self, sig)
+        if path in _held:  # (this process compiles it already: a recursive call)
+            _held[path][1] += 1
+            try:
+                return compile_(self, sig)
+            finally:
+                _held[path][1] -= 1
+        try:
+            args, _ = sigutils.normalize_signature(sig)
+            if self.overloads.get(tuple(args)) is not None:
+                return compile_(self, sig)
+        except Exception:
+            pass
+        fd = _lock_waiting(path)
+        if fd is None:
+            return compile_(self, sig)
+        _held[path] = [fd, 1]
+        try:
+            return compile_(self, sig)
+        finally:
+            del _held[path]
+            os.close(fd)
+
+    compile._barbu = True  # type: ignore[attr-defined]
+    Dispatcher.compile = compile
+
+
 def _guard_cache_files() -> None:
     """A damaged cache entry is a miss, and a cache that cannot be written is skipped.
 
@@ -230,5 +348,6 @@ def _guard_cache_files() -> None:
 
 _call_slots_at_call_site()
 _guard_cache_files()
+_compile_once()
 
 NUMBA_OPTS = dict(cache=_cache_dir(), nogil=True, **_no_nrt())

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from solvers import config
 
 
@@ -158,3 +160,36 @@ def test_a_failed_save_never_leaves_the_old_code_behind(tmp_path):
     assert out[0] == "63" and "could not be cached" in out[2]
     assert _run_kernel(tmp_path, env, factor=3)[:2] == ["63", "0"]  # compiled, not the old
     assert _run_kernel(tmp_path, env, factor=3)[:2] == ["63", "1"]
+
+
+def test_a_compile_waits_while_another_process_compiles_the_same_function(tmp_path,
+                                                                          monkeypatch):
+    """Two processes compiling one cached function at once each compiled it, and a
+    kernel then linked both copies (the helper beside a first compile,
+    ``analyzer.pools.compile_beside``); now a compile waits on the other's lock and then
+    loads its code (``tests/test_compile_plan.py``, for real), after ``COMPILE_WAIT``
+    seconds it goes on alone, and a lock that cannot be made is no lock."""
+    import fcntl
+    import time
+
+    from solvers import tricks as K
+    path = config._compile_lock_path(K._solve)
+    if path is None:
+        pytest.skip("numba has no place to cache here")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # (another open file: as another process would)
+    try:
+        assert config.compile_busy(K._solve)
+        monkeypatch.setattr(config, "COMPILE_WAIT", 0.3)
+        t0 = time.monotonic()
+        assert config._lock_waiting(path) is None
+        assert 0.3 <= time.monotonic() - t0 < 5
+    finally:
+        os.close(fd)
+    assert not config.compile_busy(K._solve)
+    fd = config._lock_waiting(path)
+    assert fd is not None
+    os.close(fd)
+    (tmp_path / "a-file").write_text("")
+    assert config._lock_waiting(str(tmp_path / "a-file" / "f.nbi.lock")) is None
