@@ -37,6 +37,7 @@ from analyzer.compile import CompiledContract, card_bitpos, compile_contract
 from analyzer.engine import TrickGame
 from analyzer.errors import BarbuError, Bounds, SearchStopped, check_seconds, check_whole
 from analyzer.kernels import before_search
+from analyzer.pools import compile_ahead
 from analyzer.rules import Contract, Rules, load_rules
 from solvers import tricks as K
 
@@ -878,6 +879,7 @@ class _Problem:
         goes on. Elsewhere (pool workers ignore SIGINT; short searches end soon), and for
         the first ``DIRECT_NODES`` nodes of a test (``self.direct``: ``_tests``), a plain
         call, saving the thread's cost."""
+        compile_ahead()  # (a first run: half of the kernel's compile on another core)
         before_search(K._solve)
         if self.direct or not self._stoppable():
             return K._solve(*args)
