@@ -9,10 +9,11 @@ to load them from the cache when its typing gets there: the two meet in the midd
 numba needs each function's argument types to compile it, so they are listed here.
 
 :data:`ORDER` is written by ``python -m analyzer.compile_plan``, which compiles the
-kernel in a fresh cache and records what ``_node``'s typing compiled, in order; a test
-(``tests/test_pools.py``) compares it with a fresh compile. A stale entry costs time,
-never an answer: the helper compiles a function nobody loads, or none, and this process
-compiles what it needs itself, as without a helper.
+kernel in a fresh cache (without a helper) and records what ``_node``'s typing compiled,
+in order; ``tests/test_compile_plan.py`` checks, in a real first compile with the helper,
+that the kernel compiles every entry. A stale entry costs time, never an answer: the
+helper compiles a function nobody loads, or none, and this process compiles what it
+needs itself, as without a helper.
 
 Types are written short: ``i64`` / ``u64`` / ``b1`` (int64, uint64, bool), ``i64[:]``
 and ``u64[:,:]`` (C-contiguous arrays), ``=3`` (the integer literal 3), ``i64x2`` (a
@@ -124,9 +125,9 @@ def encode(args: tuple[Any, ...]) -> str:
 
 def compile_from_end(order: tuple[tuple[str, str], ...] | None = None) -> int:
     """Compile the helpers of ``order`` (default :data:`ORDER`) into numba's cache from
-    the last back to the first, stopping at the first that another process has cached
-    (the compile this works beside got there: it loads the rest). Returns how many it
-    compiled. Entries it cannot read or find are skipped."""
+    the last back to the first, stopping at the first that another process has cached or
+    is compiling (the compile this works beside got there: it loads the rest). Returns
+    how many it compiled. Entries it cannot read or find are skipped."""
     from solvers import tricks as K
     from solvers.config import compile_busy
     n = 0
