@@ -123,15 +123,15 @@ def encode(args: tuple[Any, ...]) -> str:
     return " ".join(out)
 
 
-def compile_from_end(order: tuple[tuple[str, str], ...] | None = None) -> int:
-    """Compile the helpers of ``order`` (default :data:`ORDER`) into numba's cache from
-    the last back to the first, stopping at the first that another process has cached or
-    is compiling (the compile this works beside got there: it loads the rest). Returns
-    how many it compiled. Entries it cannot read or find are skipped."""
+def compile_from_end() -> int:
+    """Compile the helpers of :data:`ORDER` into numba's cache from the last back to the
+    first, stopping at the first that another process has cached or is compiling (the
+    compile this works beside got there: it loads the rest). Returns how many it
+    compiled. Entries it cannot read or find are skipped."""
     from solvers import tricks as K
     from solvers.config import compile_busy
     n = 0
-    for name, text in reversed(ORDER if order is None else order):
+    for name, text in reversed(ORDER):
         f = getattr(K, name, None)
         try:
             args = decode(text)

@@ -172,8 +172,8 @@ CACHE_NOTE: str | None = None
 #: compiles it too (``_compile_once``)
 COMPILE_WAIT = 300.0
 
-#: the compile locks this process holds: lock file -> [descriptor, depth]
-_held: dict[str, list[int]] = {}
+#: the compile locks this process holds: lock file -> its descriptor
+_held: dict[str, int] = {}
 
 
 def _compile_lock_path(dispatcher) -> str | None:  # type: ignore[no-untyped-def]
@@ -187,40 +187,32 @@ def _compile_lock_path(dispatcher) -> str | None:  # type: ignore[no-untyped-def
 def compile_busy(dispatcher) -> bool:  # type: ignore[no-untyped-def]
     """Whether another process is compiling this cached numba function right now."""
     path = _compile_lock_path(dispatcher)
-    if path is None or path in _held:
+    if path is None or path in _held or not os.path.exists(path):
         return False
-    try:
-        import fcntl
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except (ImportError, OSError):
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return False
-    except OSError:
-        return True
-    finally:
+    fd = _lock_waiting(path, 0.0)
+    if fd is not None:
         os.close(fd)
+    return fd is None
 
 
-def _lock_waiting(path: str) -> int | None:
-    """The compile lock ``path`` taken (a descriptor), waiting up to
-    :data:`COMPILE_WAIT` seconds for another process to let it go; None where it cannot
-    be had."""
+def _lock_waiting(path: str, wait: float | None = None) -> int | None:
+    """The compile lock ``path`` taken (a descriptor), waiting up to ``wait`` seconds
+    (default :data:`COMPILE_WAIT`) for another process to let it go; None where it
+    cannot be had."""
     try:
         import fcntl
         os.makedirs(os.path.dirname(path), exist_ok=True)  # (numba's own, made early)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     except (ImportError, OSError):
         return None
-    end = time.monotonic() + COMPILE_WAIT
+    end = time.monotonic() + (COMPILE_WAIT if wait is None else wait)
     try:
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return fd
             except BlockingIOError:
-                if time.monotonic() > end:
+                if time.monotonic() >= end:
                     break
                 time.sleep(0.02)
             except OSError:
@@ -260,11 +252,7 @@ def _compile_once() -> None:
         if path is None:
             return compile_(self, sig)
         if path in _held:  # (this process compiles it already: a recursive call)
-            _held[path][1] += 1
-            try:
-                return compile_(self, sig)
-            finally:
-                _held[path][1] -= 1
+            return compile_(self, sig)
         try:
             args, _ = sigutils.normalize_signature(sig)
             if self.overloads.get(tuple(args)) is not None:
@@ -274,7 +262,7 @@ def _compile_once() -> None:
         fd = _lock_waiting(path)
         if fd is None:
             return compile_(self, sig)
-        _held[path] = [fd, 1]
+        _held[path] = fd
         try:
             return compile_(self, sig)
         finally:
