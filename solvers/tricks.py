@@ -239,6 +239,7 @@ LA_TL = 4            # ... from this many tricks left
 EST_W = 96            # notrump lead ordering: weight of each winner the lead establishes
 KILLER_W = 128        # lead ordering: bonus of the lead that last refuted this ply's first try
 KILLER_F = 32         # the same inside a trick (only for the seats in P_KILL_F)
+CANON = True          # entries leave out a suit's lowest run of one seat's cards (_tt_store)
 TOP_KEYED = 0         # an entry always keys the owners of this many top cards a suit
 
 # Search-shape counters for diagnosis (``benchmarks/levels.py``), off in the shipped
@@ -2604,6 +2605,23 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             k = np.int64(_pcnt(ln >> _lob(rl)))
         if k < TOP_KEYED:
             k = min(TOP_KEYED, np.int64(_pcnt(ln)))
+        if CANON and k > 0:
+            # the run of the suit's lowest cards that one seat X holds needs no key: where
+            # the cards above it are keyed, the suit lengths (the exact part) leave every
+            # card below them to X, so the shorter key matches the same positions (one
+            # group less, and a decision found through it claims fewer cards; bridge
+            # notrump -3% nodes; BENCHMARKS.md, sixty-ninth session)
+            lo = _lob(ln)
+            X = 0
+            for q in range(4):
+                if (_lane(hands[q], s) >> lo) & 1:
+                    X = q
+            oth = ln & ~_lane(hands[X], s)
+            if oth == 0:
+                r = np.int64(_pcnt(ln))
+            else:
+                r = np.int64(_pcnt(ln & ((np.uint64(1) << np.uint64(_lob(oth))) - np.uint64(1))))
+            k = min(k, np.int64(_pcnt(ln)) - r)
         lens4 |= k << (4 * s)
         stats[6] += k
         stats[7] += _pcnt(ln)

@@ -341,6 +341,43 @@ def test_table_growth(monkeypatch: pytest.MonkeyPatch) -> None:
     assert grown >= 4  # the tiny table did fill up
 
 
+def test_an_entry_leaves_out_a_suits_lowest_run_of_one_seat() -> None:
+    """An entry keys each suit's owners down to its lowest card that mattered, less the
+    run of the suit's lowest cards that one seat holds: with the cards above them keyed,
+    the suit lengths (in the key's exact part) leave those cards to that seat, so the
+    shorter key matches the same positions."""
+    import analyzer.solve as S
+    from solvers import tricks as K
+    rules = load_rules("bridge")
+    checked = 0
+    for seed in range(40):
+        deal = random_deal(seed, 52, 6)
+        pb = S._Problem(deal, rules, "notrump", None, 0, None, (0, 2), None, None, (), None,
+                        None)
+        hands = pb.hands.copy()
+        kbuf = np.zeros((16, pb.words + 4), np.uint64)
+        ttk, tte, ttd = S._tt(pb.tt_bits, pb.words, object())
+        st = np.zeros(K.STATS_SIZE, np.int64)
+        tl = 6
+        h = K._make_key(hands, 0, tl, pb.st_t, pb.st_c, pb.rcnt0.copy(), pb.P, kbuf, tl)
+        rem = int(hands[0] | hands[1] | hands[2] | hands[3])
+        # every card in play mattered: each suit keyed down to its lowest card, less its
+        # lowest run of one seat's cards
+        K._tt_store(hands, tl, np.uint64(h), True, 1, np.uint64(rem), -1, pb.P, ttk, tte, ttd,
+                    kbuf, st)
+        want = 0
+        for s in range(4):
+            ranks = [r for r in range(16) if rem >> (16 * s + r) & 1]
+            owner = [next(p for p in range(4) if int(hands[p]) >> (16 * s + r) & 1)
+                     for r in ranks]
+            run = next((i for i, o in enumerate(owner) if o != owner[0]), len(owner))
+            want |= (len(ranks) - run) << (4 * s)
+            checked += 0 < run < len(ranks) - 1
+        hs = int(np.flatnonzero(ttd[:len(ttk)])[0])
+        assert int(tte[ttd[hs] - 1, 2]) == want, seed
+    assert checked > 20  # suits where the run is neither the whole suit nor one card
+
+
 def test_table_rehash_keeps_every_entry() -> None:
     """Moving a filled table into a larger one keeps each group (in order) and each entry
     (bounds, best move) findable by the new table's own lookup."""
