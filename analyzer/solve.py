@@ -47,8 +47,11 @@ from solvers import tricks as K
 #: spread over memory: the 100 random deals' median solve, bridge notrump 59 -> 53 ms,
 #: Trumps 14.6 -> 10.4 ms, No King 7.4 -> 4.1 ms; the dear searches, which grow the
 #: table either way (through 2^21 and 2^23 as before: the same memory), about even
-#: (BENCHMARKS.md, "Trick solver", thirtieth session, item 12).
-DEFAULT_TT_BITS = {4: 12, 8: 16, 13: 17}
+#: (BENCHMARKS.md, "Trick solver", thirtieth session, item 12). At 5-13 tricks 2^15 rather
+#: than 2^16 / 2^17 (a half / a quarter of the head slots to clear, a table nearer
+#: the CPU): bridge notrump's median solve over (a)'s 100 deals about 3% less CPU, the
+#: 32-card contracts' medians 1-5% (sixty-ninth session).
+DEFAULT_TT_BITS = {4: 12, 8: 15, 13: 15}
 #: With the default size, a search that fills the table moves what it stored into one
 #: with 4x the entries, then 2x, up to 2^24 (about 1.8 GB at the peak of the move), and
 #: goes on: a 52-card No Last Two deal that stored 17 M entries in 2^21 (emptying it 11
