@@ -2610,18 +2610,13 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
             # the cards above it are keyed, the suit lengths (the exact part) leave every
             # card below them to X, so the shorter key matches the same positions (one
             # group less, and a decision found through it claims fewer cards; bridge
-            # notrump -3% nodes; BENCHMARKS.md, sixty-ninth session)
+            # notrump -3% nodes; BENCHMARKS.md, sixty-ninth session). Keyed: the cards
+            # from the lowest one that X does not hold up (none where X holds the suit).
             lo = _lob(ln)
-            X = 0
             for q in range(4):
                 if (_lane(hands[q], s) >> lo) & 1:
-                    X = q
-            oth = ln & ~_lane(hands[X], s)
-            if oth == 0:
-                r = np.int64(_pcnt(ln))
-            else:
-                r = np.int64(_pcnt(ln & ((np.uint64(1) << np.uint64(_lob(oth))) - np.uint64(1))))
-            k = min(k, np.int64(_pcnt(ln)) - r)
+                    oth = ln & ~_lane(hands[q], s)
+                    k = min(k, np.int64(_pcnt(ln >> _lob(oth))) if oth != 0 else np.int64(0))
         lens4 |= k << (4 * s)
         stats[6] += k
         stats[7] += _pcnt(ln)
