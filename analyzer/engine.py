@@ -56,6 +56,10 @@ def _check_position(rules: Rules, hands: Sequence[Iterable[int]], first: int,
         raise BarbuError(f"a position needs four hands, got {len(hs)}")
     validate_hands(hs, rules.deck, equal=False)
     held = set().union(*hs)
+    if not held and not trick:
+        # (no trick is left to play: the solver's bounds and the engine's score have
+        # nothing to stand on, and a whole-hand bonus would be paid for no trick)
+        raise BarbuError("the position has no cards: there is nothing left to play")
     for c in trick:
         if c in held:
             raise BarbuError(f"card {card_name(c)} is both in a hand and in the current trick")

@@ -264,6 +264,12 @@ def test_mid_trick_position_and_errors():
     with pytest.raises(BarbuError, match="impossible"):
         TrickGame(T, "no-tricks", [set(cards("SK")), set(cards("SQ")), set(cards("SJ", "S2")),
                                    set(cards("S3", "S4"))], Seat.N, trick=cards("SA", "HA"))
+    # no card at all: nothing to play (the solver once ran its kernel on it, and paid an
+    # empty "whole hand" of Salad its bonus)
+    for c, wh in (("salad", True), ("no-tricks", None)):
+        with pytest.raises(BarbuError, match="^the position has no cards"):
+            TrickGame(load_rules("classic-32"), c, [set(), set(), set(), set()], Seat.N,
+                      whole_hand=wh)
 
 
 def test_replay_rejects_illegal_card_with_reason():
