@@ -104,7 +104,10 @@ that is by chance) those copies ran six times slower, the whole search twice
 ``np.int64(0)``: a literal argument, or a variable typed as one before ``n += 1`` widens
 it, compiles the whole helper again for that constant (103 signatures where 90 do; the
 first compile took about 15% more CPU, the search the same: BENCHMARKS.md, sixty-sixth
-session).
+session). No index is ever negative: this module's functions are compiled without
+numba's wraparound of negative indices (``solvers.config._no_wraparound``), so a -1
+"none" must be tested before it indexes anything (``tests/test_no_wrap.py`` runs the
+kernel under numba's bounds checks).
 """
 
 import numpy as np
@@ -3839,10 +3842,11 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                 # seats of one weight and role, every lead and discard free
                 tmL = _team_mask(leader, P) | (1 << leader)
                 y = np.int64(0)
-                while (tmL >> y) & 1:
+                while y < 3 and (tmL >> y) & 1:
                     y += 1
                 tmY = _team_mask(y, P) | (1 << y)
-                if tmL | tmY == 15:
+                # (not where all four seats are one side: there is no other)
+                if tmL != 15 and tmL | tmY == 15:
                     wantY = _qt_want(y, tl, needed, P)
                     for side in range(2):
                         qs = leader if side == 0 else y
