@@ -87,6 +87,45 @@ def _call_slots_at_call_site() -> None:
     conv.call_function = call_function
 
 
+#: The functions whose array indices numba takes as never negative (``_no_wraparound``):
+#: prefixes of their compiled (mangled) names, the trick kernel's module.
+NO_WRAP = ("_ZN7solvers6tricks",)
+
+
+def _no_wraparound() -> None:
+    """Index the trick kernel's arrays without numba's negative-index wraparound.
+
+    numba indexes an array with a signed integer as Python does: each access first
+    compares the index with zero and adds the axis length if it is below (a compare, an
+    add and a select on the way to the address). The kernel never indexes from the end,
+    so for the functions named by ``NO_WRAP`` a signed index goes to the address as it
+    is, as an unsigned one does (BENCHMARKS.md, seventieth session: bridge notrump about
+    x0.91 CPU, the same nodes). Every other function keeps numba's rule: the patch looks
+    at the name of the function being compiled. ``tests/test_no_wrap.py`` runs the
+    kernel under numba's bounds checks, where a negative index would now be an error.
+    Patched once, in place; a numba whose indexing does not look as expected keeps its
+    own.
+    """
+    try:
+        from numba.core import types
+        from numba.np import arrayobj
+        orig = arrayobj.fix_integer_index
+    except (ImportError, AttributeError):  # pragma: no cover - another numba
+        return
+    if getattr(orig, "_barbu", False):
+        return
+    if orig.__code__.co_varnames[:5] != ("context", "builder", "idxty", "idx", "size"):
+        return  # pragma: no cover - another numba's indexing: leave it
+
+    def fix_integer_index(context, builder, idxty, idx, size):  # type: ignore[no-untyped-def]
+        if idxty.signed and builder.function.name.startswith(NO_WRAP):
+            return context.cast(builder, idx, idxty, types.intp)
+        return orig(context, builder, idxty, idx, size)
+
+    fix_integer_index._barbu = True  # type: ignore[attr-defined]
+    arrayobj.fix_integer_index = fix_integer_index
+
+
 def _writable(path: str) -> bool:
     """Can a cache be kept in ``path``? (numba's own test: make it, then a file in it.)"""
     try:
@@ -335,6 +374,7 @@ def _guard_cache_files() -> None:
 
 
 _call_slots_at_call_site()
+_no_wraparound()
 _guard_cache_files()
 _compile_once()
 
