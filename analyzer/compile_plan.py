@@ -45,9 +45,7 @@ ORDER: tuple[tuple[str, str], ...] = (
     ('_rank_scores', 'i64[:] i64 i64 i64 i64[:] i64[:]'),
     ('_after_trick', 'i64[:] i64 i64 i64 u64 u64[:] i64[:] i64[:] i64'),
     ('_terminal', 'i64[:] i64 i64 i64[:] b1 b1'),
-    ('_tt_lookup',
-     'u64[:] i64 i64 i64 i64 i64 i64[:] i64[:] u64[:,:] u64[:,:] i64[:] u64[:,:] '
-     'i64[:]'),
+    ('_tt_lookup', 'i64[:,:] i64 i64 i64 i64 i64'),
     ('_neg_bounds', 'u64[:] i64 i64 i64[:] u64'),
     ('_neg_lb', 'u64[:] i64 i64 i64[:] u64'),
     ('_neg_exits', 'u64[:] i64 i64 i64[:] u64[:] i64 i64'),

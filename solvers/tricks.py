@@ -3621,11 +3621,21 @@ def _search(hands, tbuf, nt, leader, tl, needed, st_t, st_c, rcnt, only, P, mask
 
 
 @njit(**NUMBA_OPTS)
-def _tt_lookup(hands, leader, tl, needed, st_t, st_c, rcnt, P, ttk, tte, ttd, kbuf, stats):
+def _tt_lookup(mbuf, leader, tl, needed, st_t, st_c):
     """``_node``'s table lookup at a trick start: (1 / 0 when an entry decides the test
     "value >= ``needed``" either way, else -1; the key's hash; the best move of the
     entries found, -1 if none; the decisive entry's keyed cards). A group whose entry
-    decides moves to the front of its head's chain."""
+    decides moves to the front of its head's chain. Like ``_node`` it rebuilds its arrays
+    from ``mbuf[MB_CTX]`` rather than take them."""
+    c = mbuf[MB_CTX]
+    hands = _u64v(c[0], c[11])
+    rcnt = _i64v(c[2], c[13])
+    P = _i64v(c[3], c[14])
+    ttk = _u64m(c[5], c[16], c[17])
+    tte = _u64m(c[6], c[18], c[19])
+    ttd = _i64v(c[7], c[20])
+    kbuf = _u64m(c[8], c[21], c[22])
+    stats = _i64v(c[10], c[24])
     E = P[P_KWORDS]
     h = _make_key(hands, leader, tl, st_t, st_c, rcnt, P, kbuf, tl)
     bits = P[P_TTBITS]
@@ -3755,8 +3765,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
         tt_first = tt_on and tl >= TT_FIRST_TL and (
             P[P_TRUMP] < 0 if P[P_NEG] == 0 else tl > P[P_NEG_UNI])
         if tt_first:
-            tres, h, first, trel = _tt_lookup(hands, leader, tl, needed, st_t, st_c, rcnt, P,
-                                              ttk, tte, ttd, kbuf, stats)
+            tres, h, first, trel = _tt_lookup(mbuf, leader, tl, needed, st_t, st_c)
             if tres >= 0:
                 relbuf[ply] = trel
                 return tres > 0
@@ -3916,8 +3925,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                         stats[11] += 1
                         return True
         if tt_on and not tt_first:
-            tres, h, first, trel = _tt_lookup(hands, leader, tl, needed, st_t, st_c, rcnt, P,
-                                              ttk, tte, ttd, kbuf, stats)
+            tres, h, first, trel = _tt_lookup(mbuf, leader, tl, needed, st_t, st_c)
             if tres >= 0:
                 relbuf[ply] = trel
                 return tres > 0
