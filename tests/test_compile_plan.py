@@ -23,15 +23,22 @@ from analyzer.solve import solve
 from solvers import tricks as K
 log = open(sys.argv[1], "a", buffering=1)
 inner = dispatcher.Dispatcher.compile
+stack = []  # the kernel functions being compiled, innermost last
 
 def logged(self, sig):
     new = self.overloads.get(tuple(sig)) is None
     hits = sum(self._cache_hits.values())
-    out = inner(self, sig)
-    if new and self.py_func.__module__ == K.__name__:
+    mine = self.py_func.__module__ == K.__name__
+    caller = stack[-1] if stack else ""
+    stack.append(self.py_func.__name__ if mine else "")
+    try:
+        out = inner(self, sig)
+    finally:
+        stack.pop()
+    if new and mine:
         how = "load" if sum(self._cache_hits.values()) > hits else "compile"
         log.write(json.dumps([os.getpid(), self.py_func.__name__, P.encode(tuple(sig)),
-                              how]) + "\n")
+                              how, caller]) + "\n")
     return out
 
 dispatcher.Dispatcher.compile = logged
@@ -49,7 +56,7 @@ def test_a_first_compile_meets_its_helper_each_function_compiled_once(tmp_path):
     (``solvers.config``'s compile lock: the other waits and loads it), the helper doing
     some of them, every entry of ORDER compiled (none stale: ``python -m
     analyzer.compile_plan`` rewrites it), and the kernel built so answers as the one
-    this process loaded."""
+    this process loaded; and none missing (a helper new to ``_node`` and not listed)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     log = tmp_path / "compiles"
@@ -57,11 +64,16 @@ def test_a_first_compile_meets_its_helper_each_function_compiled_once(tmp_path):
                          capture_output=True, text=True, timeout=900).stdout
     me, values = json.loads(out.strip().splitlines()[-1])
     rows = [json.loads(ln) for ln in log.read_text().splitlines()]
-    built = [(name, types) for pid, name, types, how in rows if how == "compile"]
+    built = [(name, types) for pid, name, types, how, _ in rows if how == "compile"]
     assert len(built) == len(set(built)), sorted(x for x in built if built.count(x) > 1)
     assert {(n, t) for n, t in compile_plan.ORDER} <= set(built)
+    # and nothing missing: a helper that this process's typing of _node compiled itself
+    # is listed (one the helper process compiled inside another, it loads: fine)
+    own = {(name, types) for pid, name, types, how, caller in rows
+           if pid == me and caller == "_node" and how == "compile"}
+    assert own - set(compile_plan.ORDER) == set(), "run python -m analyzer.compile_plan"
     if (os.cpu_count() or 1) >= 2:
-        assert {pid for pid, _, _, how in rows if how == "compile"} - {me}, \
+        assert {pid for pid, _, _, how, _ in rows if how == "compile"} - {me}, \
             "the helper compiled nothing"
     want = [str(solve(random_deal(k, 32), "barbu-32", c, leader=k % 4, seat=k % 4,
                       trump="S" if c == "trumps" else None))
