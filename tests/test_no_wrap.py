@@ -37,7 +37,7 @@ _check_golden(_golden_cases()[::max(1, 600 // max(golden, 1))][:golden])
 bridge = load_rules("bridge")
 jobs = []
 for k in range(deals):
-    trump = None if k % 2 == 0 else "SHDC"[k % 4]
+    trump = None if k % 2 == 0 else "SHDC"[(k // 2) % 4]  # (each suit in turn)
     jobs.append((random_deal(70_000 + k, 52), "notrump" if trump is None else "trumps",
                  trump))
 want = [S.solve(d, bridge, c, trump=t, leader=k % 4, side="NS")
