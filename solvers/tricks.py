@@ -194,8 +194,8 @@ P_SIZE = 384
 # addressing); ``ttd[head]`` = 1 + the first *group* of that exact part. A group is a row
 # of ``tte``: 0, 1 the owner-code masks of its entries, 2 the keyed prefix lengths (4 bits
 # a suit: the masks follow from them), 3 = 1 + the next group, 4..7 a 256-bit filter of
-# its entries' hashes (a probe skips the group's lookup, a cache miss, when its bit is
-# clear). An entry is a row of ``tte`` (uint64[n, 8], one cache line): 0, 1 the masked
+# its entries' hashes, two bits an entry (a probe skips the group's lookup, a cache miss,
+# when either bit is clear). An entry is a row of ``tte`` (uint64[n, 8], one cache line): 0, 1 the masked
 # owner codes, 2, 3 the masks, then (int64 bit patterns) the lower and upper bounds, the
 # best lead (relative index, -1 none) and the prefix lengths | head << 16. Entries are
 # found by hashing (head, prefix lengths, codes) into ``ttd[n:]`` (1 + the entry, and a
@@ -2438,7 +2438,7 @@ def _tt_head(ttk, ttd, E, kbuf, row, h, bits, create):
 @njit(**NUMBA_OPTS)
 def _te_hash(hs, lens4, c0, c1):
     """Hash of an entry's identity: its high bits give its home slot in the entry hash,
-    its low 8 bits its bit in its group's filter."""
+    its low 16 bits its two bits in its group's filter (``_filter_has``)."""
     x = np.uint64(hs) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(lens4)
     x ^= c0 * np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(29)
@@ -2472,8 +2472,30 @@ def _te_find(tte, ttd, bits, hs, lens4, c0, c1, x):
 @njit(**NUMBA_OPTS)
 def _te_fp(x):
     """Fingerprint of an entry hash kept beside the entry's index in ``ttd[n:]`` (bits
-    8..38: neither its home slot's bits nor its filter bit)."""
+    8..38: not its home slot's bits; its second filter bit lies in 8..15)."""
     return np.int64((x >> np.uint64(8)) & np.uint64(0x7FFFFFFF))
+
+
+@njit(**NUMBA_OPTS)
+def _filter_has(tte, g, x):
+    """May group ``g`` hold the entry of hash ``x``? Both its filter bits set (bits 0-7
+    and 8-15 of ``x``). With one bit a third of No Tricks' entry lookups found nothing;
+    two halve the lookups wasted (No Tricks and No Queens x0.97 CPU, BENCHMARKS.md,
+    seventy-first session)."""
+    b0 = x & np.uint64(255)
+    b1 = (x >> np.uint64(8)) & np.uint64(255)
+    return ((tte[g, 4 + (b0 >> np.uint64(6))] >> (b0 & np.uint64(63)))
+            & (tte[g, 4 + (b1 >> np.uint64(6))] >> (b1 & np.uint64(63)))
+            & np.uint64(1)) != 0
+
+
+@njit(**NUMBA_OPTS)
+def _filter_add(tte, g, x):
+    """Set the two filter bits of hash ``x`` in group ``g`` (``_filter_has``)."""
+    b0 = x & np.uint64(255)
+    b1 = (x >> np.uint64(8)) & np.uint64(255)
+    tte[g, 4 + (b0 >> np.uint64(6))] |= np.uint64(1) << (b0 & np.uint64(63))
+    tte[g, 4 + (b1 >> np.uint64(6))] |= np.uint64(1) << (b1 & np.uint64(63))
 
 
 @njit(**NUMBA_OPTS)
@@ -2535,8 +2557,7 @@ def _tt_probe(hands, tl, h, needed, P, ttk, tte, ttd, kbuf):
         c0 = kbuf[tl, E] & tte[g, 0]
         c1 = kbuf[tl, E + 1] & tte[g, 1]
         x = _te_hash(hs, lens4, c0, c1)
-        fb = x & np.uint64(255)
-        if (tte[g, 4 + (fb >> np.uint64(6))] >> (fb & np.uint64(63))) & np.uint64(1):
+        if _filter_has(tte, g, x):
             i, _ = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
             if i >= 0:
                 if np.int64(tte[i, TE_LB]) >= needed:
@@ -2675,8 +2696,7 @@ def _tt_store(hands, tl, h, result, needed, rel, best, P, ttk, tte, ttd, kbuf, s
         slot = stats[13]
         stats[13] += 1
         ttd[n + free] = (slot + 1) | (_te_fp(x) << 32)
-        fb = x & np.uint64(255)
-        tte[g, 4 + (fb >> np.uint64(6))] |= np.uint64(1) << (fb & np.uint64(63))
+        _filter_add(tte, g, x)
         tte[slot, 0] = c0
         tte[slot, 1] = c1
         tte[slot, 2] = m0
@@ -2751,8 +2771,7 @@ def _tt_rehash(ttk, tte, ttd, bits, ttk2, tte2, ttd2, bits2, E, hmap):
         if free < 0:
             continue
         ttd2[n2 + free] = (rows + 1) | (_te_fp(x) << 32)
-        fb = x & np.uint64(255)
-        tte2[g, 4 + (fb >> np.uint64(6))] |= np.uint64(1) << (fb & np.uint64(63))
+        _filter_add(tte2, g, x)
         for j in range(NTE):
             tte2[rows, j] = tte[e, j]
         tte2[rows, TE_P] = np.uint64(lens4 | (hs2 << 16))
@@ -3650,10 +3669,8 @@ def _tt_lookup(mbuf, leader, tl, needed, st_t, st_c):
         c0 = kbuf[tl, E] & tte[g, 0]
         c1 = kbuf[tl, E + 1] & tte[g, 1]
         x = _te_hash(hs, lens4, c0, c1)
-        fb = x & np.uint64(255)
         i = np.int64(-1)
-        fw = tte[g, 4 + (fb >> np.uint64(6))]
-        if (fw >> (fb & np.uint64(63))) & np.uint64(1):
+        if _filter_has(tte, g, x):
             i, _ = _te_find(tte, ttd, bits, hs, lens4, c0, c1, x)
         if i >= 0:
             stats[2] += 1
