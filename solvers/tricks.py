@@ -3813,8 +3813,11 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             # about even.)
             wd = w[P[P_NEG] - 1]
             scm = masks[M_SCORING]
-            # the fewest tricks g he must lose (at most tl / 2, or 2: else nothing)
-            gmax = max(tl // 2, min(np.int64(2), tl))
+            # the fewest tricks g he must lose, where that is one or two (else nothing:
+            # asked for three or more, the exits never proved it in 54 M asks over No
+            # Tricks' values and bets, tournament, fr-52 and barbu-32; BENCHMARKS.md,
+            # seventy-first session)
+            gmax = min(np.int64(2), tl)
             g = gmax + 1
             if needed <= _neg_lb(hands, tl, tl - gmax, P, scm) * wd:
                 g = np.int64(1)
@@ -3833,13 +3836,7 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     relbuf[ply] = lrel
                     stats[11] += 1
                     return True
-            elif 2 * g <= tl:
-                lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
-                if lost:
-                    relbuf[ply] = lrel
-                    stats[11] += 1
-                    return True
-            if g >= 1 and g <= 2 and tl >= 2:
+            if g <= 2 and tl >= 2:
                 # (only where he must lose one or two tricks: with three or more to
                 # lose it cut 2% of the nodes it was asked, with more none)
                 # he ducks every lead (or leads an exit) and then surely loses the tricks
