@@ -3824,14 +3824,16 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                 while g < gmax and needed > _neg_lb(hands, tl, tl - g, P, scm) * wd:
                     g += 1
             if g <= 2:
-                lost, lrel = _neg_exits(hands, tl, g, P, masks, ZERO, MINUS1)
-                if not lost:
-                    if g == 1:
-                        lost, lrel = _neg_lose1(hands, leader, tl, P)
-                        if not lost:
-                            lost, lrel = _neg_lose_one(hands, leader, tl, P)
-                    else:
-                        lost, lrel = _neg_lose2(hands, leader, tl, P)
+                # (not the exit count `_neg_exits` here: it proved 2% of its asks, and
+                # the other bounds and the table settle nearly all of those: without it
+                # No Tricks' heavy deal +0.25% nodes, about -4% CPU; BENCHMARKS.md,
+                # seventy-first session)
+                if g == 1:
+                    lost, lrel = _neg_lose1(hands, leader, tl, P)
+                    if not lost:
+                        lost, lrel = _neg_lose_one(hands, leader, tl, P)
+                else:
+                    lost, lrel = _neg_lose2(hands, leader, tl, P)
                 if lost:
                     relbuf[ply] = lrel
                     stats[11] += 1
