@@ -48,7 +48,6 @@ ORDER: tuple[tuple[str, str], ...] = (
     ('_tt_lookup', 'i64[:,:] i64 i64 i64 i64 i64'),
     ('_neg_bounds', 'u64[:] i64 i64 i64[:] u64'),
     ('_neg_lb', 'u64[:] i64 i64 i64[:] u64'),
-    ('_neg_exits', 'u64[:] i64 i64 i64[:] u64[:] i64 i64'),
     ('_neg_lose1', 'u64[:] i64 i64 i64[:]'),
     ('_neg_lose_one', 'u64[:] i64 i64 i64[:]'),
     ('_neg_lose2', 'u64[:] i64 i64 i64[:]'),
