@@ -194,9 +194,9 @@ P_SIZE = 384
 # addressing); ``ttd[head]`` = 1 + the first *group* of that exact part. A group is a row
 # of ``tte``: 0, 1 the owner-code masks of its entries, 2 the keyed prefix lengths (4 bits
 # a suit: the masks follow from them), 3 = 1 + the next group, 4..7 a 256-bit filter of
-# its entries' hashes, two bits an entry (a probe skips the group's lookup, a cache miss,
-# when either bit is clear). An entry is a row of ``tte`` (uint64[n, 8], one cache line): 0, 1 the masked
-# owner codes, 2, 3 the masks, then (int64 bit patterns) the lower and upper bounds, the
+# its entries' hashes, two bits an entry (a probe skips the group's lookup, a cache
+# miss, when either bit is clear). An entry is a row of ``tte`` (uint64[n, 8], one cache
+# line): 0, 1 the masked owner codes, 2, 3 the masks, then (int64 bit patterns) the lower and upper bounds, the
 # best lead (relative index, -1 none) and the prefix lengths | head << 16. Entries are
 # found by hashing (head, prefix lengths, codes) into ``ttd[n:]`` (1 + the entry, and a
 # fingerprint of the hash << 32, checked before the entry's row is read): a
@@ -3805,8 +3805,9 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
                     stats[11] += 1
                     return needed <= nv
         if tl <= P[P_NEG_UNI] and only < 0:
-            # the declarer surely loses g of the remaining tricks (exit cards), this
-            # trick or this one and the next: he takes at most tl - g of them. (Only
+            # the declarer surely loses g of the remaining tricks (this trick, or this
+            # one and the next, or he ducks each lead and then loses the rest he
+            # must): he takes at most tl - g of them. (Only
             # where every trick scores the same: elsewhere the bound cuts mostly near the
             # end, and its rel cards cost the table more than the search it saves: No
             # Queens 10 cards 416k -> 462k nodes, No Last Two 80k -> 94k, No Hearts
@@ -3814,9 +3815,8 @@ def _node(mbuf, nt, leader, tl, needed, st_t, st_c, only):
             wd = w[P[P_NEG] - 1]
             scm = masks[M_SCORING]
             # the fewest tricks g he must lose, where that is one or two (else nothing:
-            # asked for three or more, the exits never proved it in 54 M asks over No
-            # Tricks' values and bets, tournament, fr-52 and barbu-32; BENCHMARKS.md,
-            # seventy-first session)
+            # for three or more only the exit count applied, and it never proved one in
+            # 54 M asks; BENCHMARKS.md, seventy-first session)
             gmax = min(np.int64(2), tl)
             g = gmax + 1
             if needed <= _neg_lb(hands, tl, tl - gmax, P, scm) * wd:
