@@ -196,12 +196,12 @@ P_SIZE = 384
 # a suit: the masks follow from them), 3 = 1 + the next group, 4..7 a 256-bit filter of
 # its entries' hashes, two bits an entry (a probe skips the group's lookup, a cache
 # miss, when either bit is clear). An entry is a row of ``tte`` (uint64[n, 8], one cache
-# line): 0, 1 the masked owner codes, 2, 3 the masks, then (int64 bit patterns) the lower and upper bounds, the
-# best lead (relative index, -1 none) and the prefix lengths | head << 16. Entries are
-# found by hashing (head, prefix lengths, codes) into ``ttd[n:]`` (1 + the entry, and a
-# fingerprint of the hash << 32, checked before the entry's row is read): a
-# probe costs one lookup per group, not one step per entry (a 13-card No Tricks search
-# had chains of 1,700 entries in 38 groups).
+# line): 0, 1 the masked owner codes, 2, 3 the masks, then (int64 bit patterns) the
+# lower and upper bounds, the best lead (relative index, -1 none) and the prefix lengths
+# | head << 16. Entries are found by hashing (head, prefix lengths, codes) into
+# ``ttd[n:]`` (1 + the entry, and a fingerprint of the hash << 32, checked before the
+# entry's row is read): a probe costs one lookup per group, not one step per entry (a
+# 13-card No Tricks search had chains of 1,700 entries in 38 groups).
 TE_LB = 4
 TE_UB = 5
 TE_MV = 6
