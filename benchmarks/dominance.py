@@ -61,13 +61,12 @@ def check_deal(hands: tuple, leader: int, found: Counter, better: Counter,
         if not any(hs) and not tr:
             return 0
         p = (ld + len(tr)) % 4
-        vals = [took + value(*nxt) for c in _moves(hs[p], tr)
-                for *nxt, took in [after(hs, ld, tr, p, c)]]
+        vals = [play_value(hs, ld, tr, p, c) for c in _moves(hs[p], tr)]
         return max(vals) if p != 0 else min(vals)
 
     def play_value(hs: tuple, ld: int, tr: tuple, p: int, c: tuple) -> int:
-        *nxt, took = after(hs, ld, tr, p, c)
-        return took + value(*nxt)
+        nh, nld, ntr, took = after(hs, ld, tr, p, c)
+        return took + value(nh, nld, ntr)
 
     seen = set()
     stack = [(hands, leader, ())]
@@ -98,8 +97,7 @@ def check_deal(hands: tuple, leader: int, found: Counter, better: Counter,
                         if len(shown) < 3:
                             shown.append((kind, p, a, b, vals[a], vals[b], hs, ld, tr))
         for c in moves:
-            *nxt, _ = after(hs, ld, tr, p, c)
-            stack.append(tuple(nxt))
+            stack.append(after(hs, ld, tr, p, c)[:3])
 
 
 def main() -> None:
