@@ -44,6 +44,8 @@ import random
 from collections import Counter
 from functools import lru_cache
 
+from dominance import _moves, _winner  # (the same plain rules: follow suit, no trumps)
+
 Hands = tuple  # four frozensets of (suit, rank)
 
 
@@ -61,12 +63,6 @@ def psi(hands: Hands) -> int:
     return sum(min(*phi(hands, s)) for s in range(4))
 
 
-def _follow(hand: frozenset, trick: list) -> list:
-    led = trick[0][0]
-    f = [c for c in hand if c[0] == led]
-    return f or list(hand)
-
-
 def _policy(hand: frozenset, trick: list) -> list:
     """The declarer's cards under the policy (several only for a discard)."""
     led = trick[0][0]
@@ -77,12 +73,6 @@ def _policy(hand: frozenset, trick: list) -> list:
     top = max(c[1] for c in trick if c[0] == led)
     under = [c for c in mine if c[1] < top]
     return [under[-1] if under else mine[-1]]
-
-
-def _winner(trick: list, leader: int) -> int:
-    led = trick[0][0]
-    i = max((k for k in range(4) if trick[k][0] == led), key=lambda k: trick[k][1])
-    return (leader + i) % 4
 
 
 def _tricks(hands: Hands, leader: int, first: tuple | None):
@@ -98,7 +88,7 @@ def _tricks(hands: Hands, leader: int, first: tuple | None):
         elif p == 0:
             opts = _policy(hs[p], trick)
         else:
-            opts = _follow(hs[p], trick)
+            opts = _moves(hs[p], tuple(trick))
         for c in opts:
             hs2 = list(hs)
             hs2[p] = hs[p] - {c}
@@ -149,7 +139,7 @@ def check_deals(rng: random.Random, deals: int, n: int, ranks: int) -> None:
         p = (ld + len(tr)) % 4
         if not hs[p]:
             return 0
-        opts = _follow(hs[p], list(tr)) if tr else list(hs[p])
+        opts = _moves(hs[p], tr)
         best = None
         for c in opts:
             nh = list(hs)
@@ -158,7 +148,7 @@ def check_deals(rng: random.Random, deals: int, n: int, ranks: int) -> None:
             if len(t) < 4:
                 v = value(tuple(nh), ld, t)
             else:
-                w = _winner(list(t), ld)
+                w = _winner(t, ld)
                 v = int(w == 0) + value(tuple(nh), w, ())
             if best is None or (v < best if p == 0 else v > best):
                 best = v
