@@ -122,39 +122,41 @@ def test_weights_with_mixed_denominators_and_the_two_of_spades_asked_about() -> 
     assert {card_name(c): v for c, v in got.items()} == want
 
 
-# No Tricks positions where the defence's only best play is a discard that a tempting
-# pruning rule would skip: "discard the higher of two cards with only the declarer's
-# cards between them" (the first) or "discard only a suit's lowest or highest card" (the
-# second). Both rules are false: a card kept or thrown moves the lead to the declarer,
-# and the lead can be worth more to the defence than the trick it costs (BENCHMARKS.md,
-# "Trick solver", seventy-fourth session). (heart_lead, declarer, leader, deal, the
-# declarer's guaranteed value as tests.oracle finds it.)
-DISCARD_TRAPS = [
+# No Tricks positions where the defence's only best play is one that a tempting pruning
+# rule would skip: "follow under the trick's best with the higher of two cards that only
+# the declarer's cards lie between" (the first), the same for discards (the second), or
+# "discard only a suit's lowest or highest card" (the third). All three rules are false:
+# a card kept or thrown can move the lead to the declarer, and the lead can be worth
+# more to him than the trick it costs (BENCHMARKS.md, "Trick solver", seventy-fourth
+# session). (heart_lead, declarer, leader, deal, the declarer's guaranteed value as
+# tests.oracle finds it.)
+DEFENCE_TRAPS = [
+    ("free", "S", "N", "N:K.K5.7.K A.3..T75 .97.5.83 J3.A.AJ.", -4),
     ("always", "S", "E", "N:.T5.754. K4.96.K. 82.J2..K Q6..92.T", -6),
     ("first-trick", "E", "N", "N:K8.93..A A4..85.K Q5.J.T7. 3..K64.5", -4),
 ]
 
 
-def _discard_trap(case):
+def _defence_trap(case):
     heart_lead, declarer, leader, pbn, value = case
     t = load_rules("tournament")
     return dataclasses.replace(t, variants={**t.variants, "heart_lead": heart_lead}), \
         declarer, leader, parse_deal(pbn), value
 
 
-@pytest.mark.parametrize("case", DISCARD_TRAPS)
-def test_a_defenders_discard_that_a_pruning_rule_would_skip(case) -> None:
-    """The solver finds the defence's discard there (the value the oracle finds, below)."""
-    rules, declarer, leader, deal, value = _discard_trap(case)
+@pytest.mark.parametrize("case", DEFENCE_TRAPS)
+def test_a_defenders_play_that_a_pruning_rule_would_skip(case) -> None:
+    """The solver finds the defence's play there (the value the oracle finds, below)."""
+    rules, declarer, leader, deal, value = _defence_trap(case)
     assert solve(deal, rules, "no-tricks", leader=leader, seat=declarer,
                  whole_hand=False) == value
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", DISCARD_TRAPS)
-def test_the_discard_traps_values_are_the_oracles(case) -> None:
+@pytest.mark.parametrize("case", DEFENCE_TRAPS)
+def test_the_defence_traps_values_are_the_oracles(case) -> None:
     """The values above, from the brute force (about 15 s each)."""
-    rules, declarer, leader, deal, value = _discard_trap(case)
+    rules, declarer, leader, deal, value = _defence_trap(case)
     g = TrickGame(rules, "no-tricks", deal.hands, "NESW".index(leader), whole_hand=False)
     w, mx = objective(seat=declarer)
     assert brute_value(g, w, mx) == value
