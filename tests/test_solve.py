@@ -124,8 +124,10 @@ def test_weights_with_mixed_denominators_and_the_two_of_spades_asked_about() -> 
 
 # No Tricks positions where the defence's only best play is one that a tempting pruning
 # rule would skip: "follow under the trick's best with the higher of two cards that only
-# the declarer's cards lie between" (the first), the same for discards (the second), or
-# "discard only a suit's lowest or highest card" (the third). All three rules are false:
+# the declarer's cards lie between" (the first), the same for discards (the second),
+# "discard only a suit's lowest or highest card" (the third), or the second narrowed to
+# where no other defender holds a card of the suit above the lower one and the discarder
+# keeps another card above the declarer's cards between them (the fourth). All are false:
 # a card kept or thrown can move the lead to the declarer, and the lead can be worth
 # more to him than the trick it costs (BENCHMARKS.md, "Trick solver", seventy-fourth
 # session). (heart_lead, declarer, leader, deal, the declarer's guaranteed value as
@@ -134,6 +136,7 @@ DEFENCE_TRAPS = [
     ("free", "S", "N", "N:K.K5.7.K A.3..T75 .97.5.83 J3.A.AJ.", -4),
     ("always", "S", "E", "N:.T5.754. K4.96.K. 82.J2..K Q6..92.T", -6),
     ("first-trick", "E", "N", "N:K8.93..A A4..85.K Q5.J.T7. 3..K64.5", -4),
+    ("first-trick", "W", "N", "N:64.4.A.K6 .KQ9.32.2 .7.9.T943 32.JT3.7.", -6),
 ]
 
 
