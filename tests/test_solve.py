@@ -158,7 +158,7 @@ def test_a_defenders_play_that_a_pruning_rule_would_skip(case) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", DEFENCE_TRAPS)
 def test_the_defence_traps_values_are_the_oracles(case) -> None:
-    """The values above, from the brute force (about 15 s each)."""
+    """The values above, from the brute force (up to a few minutes)."""
     rules, declarer, leader, deal, value = _defence_trap(case)
     g = TrickGame(rules, "no-tricks", deal.hands, "NESW".index(leader), whole_hand=False)
     w, mx = objective(seat=declarer)
